@@ -1,0 +1,204 @@
+"""Events: what happened, in the past tense. Each carries its result, so replay needs no dice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    rules_version: int
+    names: tuple[str, ...]
+    families: tuple[str, ...]
+    reaction_seconds: int
+    advanced: bool
+    seed: str  # secret until GameEnded; views show seed_hash
+    seed_hash: str
+
+
+@dataclass(frozen=True)
+class DeckShuffled:
+    cards: tuple[str, ...]  # the new deck, top first; secret
+    reason: str  # "setup" | "reshuffle"
+
+
+@dataclass(frozen=True)
+class CardsDealt:
+    seat: int
+    cards: tuple[str, ...]  # secret to all but the seat
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    seat: int
+    turn: int
+
+
+@dataclass(frozen=True)
+class CardsDrawn:
+    seat: int
+    cards: tuple[str, ...]  # secret to all but the seat
+
+
+@dataclass(frozen=True)
+class CardPlayed:
+    seat: int
+    card: str
+    kind: str
+    discard: bool
+    targets: tuple[str, ...] = ()
+    player: int | None = None
+    own: str | None = None
+
+
+@dataclass(frozen=True)
+class WindowOpened:
+    window: str
+    seat: int
+    card: str
+    kind: str
+    targets: tuple[str, ...]
+    eligible: tuple[int, ...]
+    counters: tuple[str, ...]  # counter kinds that answer the card
+    deadline: int  # milliseconds since the epoch, from the command's clock
+
+
+@dataclass(frozen=True)
+class WindowPassed:
+    window: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class CounterPlayed:
+    window: str
+    seat: int
+    card: str
+    kind: str
+    mobster: str | None = None
+
+
+@dataclass(frozen=True)
+class WindowClosed:
+    window: str
+    reason: str  # "countered" | "all_passed" | "deadline" | "withdrawn" | "game_over"
+
+
+@dataclass(frozen=True)
+class MobsterListed:
+    mobster: str
+    position: int  # 0 is against the wall
+
+
+@dataclass(frozen=True)
+class MobsterRescued:
+    mobster: str  # off the Hit List, back in front of its owner
+
+
+@dataclass(frozen=True)
+class MobsterEliminated:
+    mobster: str
+    cause: str  # "mob_war" | "hit" | "massacre" | "turncoat" | "resign"
+
+
+@dataclass(frozen=True)
+class HitListReordered:
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MobsterSubstituted:
+    listed: str
+    replacement: str  # swaps places if listed too; else the listed one goes home
+
+
+@dataclass(frozen=True)
+class MobsterTurned:
+    leaving: str  # to the graveyard
+    returning: str  # from the graveyard, into the leaving one's place on the Hit List or home
+
+
+@dataclass(frozen=True)
+class MobWarStarted:
+    rate: int
+
+
+@dataclass(frozen=True)
+class MobWarRateChanged:
+    rate: int
+
+
+@dataclass(frozen=True)
+class MobWarEnded:
+    reason: str  # "truce" | "hit_list_empty"
+
+
+@dataclass(frozen=True)
+class PlayerResigned:
+    seat: int
+
+
+@dataclass(frozen=True)
+class PlayerOut:
+    seat: int
+    discarded: tuple[str, ...]  # the hand, face up on the discard pile
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    winners: tuple[int, ...]  # one seat, or several sharing a draw, or none
+    seed: str  # revealed, so anyone can re-run every shuffle
+
+
+Event = (
+    GameStarted
+    | DeckShuffled
+    | CardsDealt
+    | TurnStarted
+    | CardsDrawn
+    | CardPlayed
+    | WindowOpened
+    | WindowPassed
+    | CounterPlayed
+    | WindowClosed
+    | MobsterListed
+    | MobsterRescued
+    | MobsterEliminated
+    | HitListReordered
+    | MobsterSubstituted
+    | MobsterTurned
+    | MobWarStarted
+    | MobWarRateChanged
+    | MobWarEnded
+    | PlayerResigned
+    | PlayerOut
+    | GameEnded
+)
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.__name__: cls  # type: ignore[misc]
+    for cls in (
+        GameStarted,
+        DeckShuffled,
+        CardsDealt,
+        TurnStarted,
+        CardsDrawn,
+        CardPlayed,
+        WindowOpened,
+        WindowPassed,
+        CounterPlayed,
+        WindowClosed,
+        MobsterListed,
+        MobsterRescued,
+        MobsterEliminated,
+        HitListReordered,
+        MobsterSubstituted,
+        MobsterTurned,
+        MobWarStarted,
+        MobWarRateChanged,
+        MobWarEnded,
+        PlayerResigned,
+        PlayerOut,
+        GameEnded,
+    )
+}

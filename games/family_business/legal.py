@@ -1,0 +1,109 @@
+"""What a seat may do now, for clients and bots: the uniform list of pending decisions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from random import Random
+from typing import Any
+
+from .cards import CARD_KIND, KIND_INFO, Category, Kind
+from .commands import CloseWindow, Command, Counter, Pass, PlayCard, Resign
+from .plays import PLAYS, mob_power_choices
+from .state import GameState
+
+
+@dataclass(frozen=True)
+class Option:
+    """One thing a seat may do: ``command`` is play, discard, counter, pass, close_window or
+    resign; ``choices`` says what the command must name (see docs/rules.md)."""
+
+    command: str
+    card: str | None = None
+    kind: str | None = None
+    window: str | None = None
+    choices: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"command": self.command}
+        for key in ("card", "kind", "window"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.choices:
+            out["choices"] = self.choices
+        return out
+
+
+def awaiting(state: GameState) -> tuple[int, ...]:
+    """The seats whose decision the game is waiting for."""
+    if state.over or not state.started:
+        return ()
+    if state.window is not None:
+        return state.window.waiting_on
+    return (state.turn_seat,)
+
+
+def legal_commands(state: GameState, seat: int | None, *, now: int | None = None) -> tuple[Option, ...]:
+    """Everything ``seat`` may do now (``None``: the system; ``now`` lets it close a window
+    only once its deadline has passed)."""
+    if state.over or not state.started:
+        return ()
+    window = state.window
+    if seat is None:
+        if window is not None and (now is None or now >= window.deadline):
+            return (Option("close_window", window=window.id),)
+        return ()
+    if not 0 <= seat < len(state.players) or state.players[seat].out:
+        return ()
+    options: list[Option] = []
+    hand = state.players[seat].hand
+    if window is not None:
+        if seat in window.waiting_on:
+            for card in hand:
+                kind = CARD_KIND[card]
+                if kind in window.counters:
+                    choices: dict[str, Any] = {}
+                    if kind is Kind.MOB_POWER and mob_power_choices(state, window.seat):
+                        choices = {"mobster": list(mob_power_choices(state, window.seat))}
+                    options.append(Option("counter", card, kind, window.id, choices))
+            options.append(Option("pass", window=window.id))
+    elif seat == state.turn_seat:
+        for card in hand:
+            kind = CARD_KIND[card]
+            if KIND_INFO[kind].category is not Category.COUNTER:
+                choices_or_none = PLAYS[kind].options(state, seat)
+                if choices_or_none is not None:
+                    options.append(Option("play", card, kind, choices=choices_or_none))
+            options.append(Option("discard", card, kind))
+    options.append(Option("resign"))
+    return tuple(options)
+
+
+def sample_command(
+    state: GameState, seat: int, rng: Random, option: Option | None = None
+) -> Command:
+    """A random legal command for ``seat`` (or the concrete form of ``option``)."""
+    if option is None:
+        choices = [o for o in legal_commands(state, seat) if o.command != "resign"]
+        option = rng.choice(choices)
+    return concretize(state, seat, option, rng)
+
+
+def concretize(state: GameState, seat: int, option: Option, rng: Random) -> Command:
+    """Fill in an option's choices at random."""
+    if option.command == "play":
+        assert option.card is not None and option.kind is not None
+        return replace(PLAYS[Kind(option.kind)].sample(state, seat, rng), card=option.card)
+    if option.command == "discard":
+        assert option.card is not None
+        return PlayCard(option.card, discard=True)
+    if option.command == "counter":
+        assert option.card is not None and option.window is not None
+        mobsters = option.choices.get("mobster")
+        return Counter(option.window, option.card, rng.choice(mobsters) if mobsters else None)
+    if option.command == "pass":
+        assert option.window is not None
+        return Pass(option.window)
+    if option.command == "close_window":
+        assert option.window is not None
+        return CloseWindow(option.window)
+    return Resign()

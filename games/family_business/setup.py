@@ -1,0 +1,79 @@
+"""Starting a game: who plays which family, the shuffle, the deal and the first turn."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import ACTION_CARDS, FAMILIES, FAMILY_BY_ID, STARTING_HAND
+from .errors import RuleViolation
+from .events import CardsDealt, DeckShuffled, Event, GameStarted
+from .evolve import replay
+from .flow import Builder, start_turn
+from .rng import seed_hash, shuffled
+from .state import GameState
+
+RULES_VERSION = 1
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    name: str
+    family: str | None = None  # None: the first family nobody else chose
+
+
+@dataclass(frozen=True)
+class Options:
+    reaction_seconds: int = 10
+    advanced: bool = False
+    # Cards put on top of the deck in this order before the deal (the rest follow,
+    # shuffled by the seed): for scenario tests and tutorials. Dealt five at a time by seat.
+    stacked_deck: tuple[str, ...] = ()
+
+
+def _specs(players: int | Sequence[str | PlayerSpec]) -> list[PlayerSpec]:
+    if isinstance(players, int):
+        return [PlayerSpec(f"Player {i + 1}") for i in range(players)]
+    return [p if isinstance(p, PlayerSpec) else PlayerSpec(p) for p in players]
+
+
+def setup_events(
+    players: int | Sequence[str | PlayerSpec], options: Options | None = None, seed: str = ""
+) -> tuple[Event, ...]:
+    """The events that start a game: GameStarted, the shuffle, the deal, the first turn."""
+    options = options or Options()
+    specs = _specs(players)
+    if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
+        raise RuleViolation("bad_command", "Family Business is for 2 to 6 players.",
+                            players=len(specs))
+    if options.reaction_seconds < 1:
+        raise RuleViolation("bad_command", "The reaction window lasts at least one second.")
+    if options.advanced:
+        raise RuleViolation("bad_command", "The advanced rules are not available yet.")
+    chosen = [s.family for s in specs if s.family is not None]
+    if len(set(chosen)) != len(chosen) or any(f not in FAMILY_BY_ID for f in chosen):
+        raise RuleViolation("bad_command", "Each player needs a different, known family.")
+    free = [f.id for f in FAMILIES if f.id not in chosen]
+    families = tuple(s.family if s.family is not None else free.pop(0) for s in specs)
+    stacked = options.stacked_deck
+    if len(set(stacked)) != len(stacked) or any(c not in ACTION_CARDS for c in stacked):
+        raise RuleViolation("bad_command", "A stacked deck names known cards, each once.")
+    rest = shuffled([c for c in ACTION_CARDS if c not in stacked], seed, "setup")
+
+    b = Builder(GameState())
+    b.emit(
+        GameStarted(RULES_VERSION, tuple(s.name for s in specs), families,
+                    options.reaction_seconds, options.advanced, seed, seed_hash(seed)),
+        DeckShuffled(tuple(stacked) + rest, "setup"),
+    )
+    for seat in range(len(specs)):
+        b.emit(CardsDealt(seat, b.state.deck[:STARTING_HAND]))
+    start_turn(b, 0)  # the first seat deals and plays first
+    return tuple(b.events)
+
+
+def initial_state(
+    players: int | Sequence[str | PlayerSpec], options: Options | None = None, seed: str = ""
+) -> GameState:
+    return replay(setup_events(players, options, seed))

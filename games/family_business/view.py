@@ -1,0 +1,124 @@
+"""The only way state and events leave the engine: what one viewer may see.
+
+A viewer is a seat number, ``"spectator"`` or ``"staff"``. Hands are shown to their owner
+only; the deck order and the seed to nobody until the game ends, when everything is
+revealed to everyone. Staff see every hand and the deck order, but not the seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any, Literal
+
+from .cards import CARD_KIND, FAMILY_BY_ID, KIND_INFO, MOBSTER_FAMILY, MOBSTER_NAME, Kind
+from .events import CardsDealt, CardsDrawn, DeckShuffled, Event, GameEnded, GameStarted
+from .legal import awaiting, legal_commands
+from .state import GameState
+
+Viewer = int | Literal["spectator", "staff"]
+
+# Ability cards will add their reconstructed text here; the base game has none.
+RECONSTRUCTED: frozenset[str] = frozenset()
+
+
+def card(card_id: str) -> dict[str, Any]:
+    kind = CARD_KIND[card_id]
+    info = KIND_INFO[kind]
+    return {"id": card_id, "kind": kind.value, "name": info.name, "category": info.category.value}
+
+
+def mobster(mobster_id: str) -> dict[str, Any]:
+    return {"id": mobster_id, "name": MOBSTER_NAME[mobster_id], "family": MOBSTER_FAMILY[mobster_id]}
+
+
+def sees_hand(viewer: Viewer, seat: int, state: GameState) -> bool:
+    return state.over or viewer == "staff" or viewer == seat
+
+
+def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[str, Any]:
+    """The game as ``viewer`` may see it, as plain JSON-ready data."""
+    players = []
+    for p in state.players:
+        entry: dict[str, Any] = {
+            "seat": p.seat,
+            "name": p.name,
+            "family": {"id": p.family, "name": FAMILY_BY_ID[p.family].name},
+            "crew": [mobster(m) for m in p.crew],
+            "listed": [mobster(m) for m in state.listed_of(p.seat)] if state.started else [],
+            "in_play": state.in_play_count(p.seat) if state.started else 0,
+            "hand_size": len(p.hand),
+            "out": p.out,
+            "resigned": p.resigned,
+        }
+        if sees_hand(viewer, p.seat, state):
+            entry["hand"] = [card(c) for c in p.hand]
+        players.append(entry)
+    window = state.window
+    out: dict[str, Any] = {
+        "rules_version": state.rules_version,
+        "viewer": viewer,
+        "players": players,
+        "turn": state.turn,
+        "turn_seat": state.turn_seat,
+        "awaiting": list(awaiting(state)),
+        "hit_list": [mobster(m) for m in state.hit_list],
+        "graveyard": [mobster(m) for m in state.graveyard],
+        "deck_size": len(state.deck),
+        "discard": [card(c) for c in state.discard],
+        "mob_war": {"on": bool(state.mob_war), "rate": state.mob_war},
+        "window": None,
+        "reaction_seconds": state.reaction_seconds,
+        "advanced": state.advanced,
+        "seed_hash": state.seed_hash,
+        "over": state.over,
+        "winners": list(state.winners),
+    }
+    if window is not None:
+        out["window"] = {
+            "id": window.id,
+            "seat": window.seat,
+            "card": card(window.card),
+            "targets": [mobster(m) for m in window.targets],
+            "eligible": list(window.eligible),
+            "passed": list(window.passed),
+            "waiting_on": list(window.waiting_on),
+            "counters": list(window.counters),
+            "deadline": window.deadline,
+        }
+    if state.over or viewer == "staff":
+        out["deck"] = [card(c) for c in state.deck]
+    if state.over:
+        out["seed"] = state.seed
+    if isinstance(viewer, int):
+        out["legal"] = [o.as_dict() for o in legal_commands(state, viewer, now=now)]
+    return out
+
+
+def event_dict(event: Event) -> dict[str, Any]:
+    """An event as plain data: ``{"type": "CardPlayed", ...fields}``."""
+    data: dict[str, Any] = {"type": type(event).__name__}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        data[f.name] = list(value) if isinstance(value, tuple) else value
+    return data
+
+
+def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
+    """``event`` as ``viewer`` may see it; ``revealed`` once the game has ended."""
+    data = event_dict(event)
+    if revealed or isinstance(event, GameEnded):
+        return data
+    if isinstance(event, GameStarted):
+        data.pop("seed")
+    elif isinstance(event, DeckShuffled):
+        if viewer != "staff":
+            data["cards"] = None
+            data["count"] = len(event.cards)
+    elif isinstance(event, (CardsDealt, CardsDrawn)) and viewer != "staff" and viewer != event.seat:
+        data["cards"] = None
+        data["count"] = len(event.cards)
+    return data
+
+
+def describe_kind(kind: str) -> str:
+    return KIND_INFO[Kind(kind)].name
