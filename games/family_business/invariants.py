@@ -4,37 +4,49 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import ACTION_CARDS, FAMILY_BY_ID
+from .cards import ACTION_CARDS, FAMILIES, MOBSTER_FAMILY
 from .state import GameState
 
+_ALL_CARDS = sorted(ACTION_CARDS)
+_MEMBERS = {f.id: [m for m, _ in f.members] for f in FAMILIES}
 
-def violations(state: GameState) -> list[str]:
-    """Every broken invariant of ``state``, in words (empty when all hold)."""
+
+def violations(state: GameState, *, settled: bool = True) -> list[str]:
+    """Every broken invariant of ``state``, in words (empty when all hold).
+
+    Conservation (every card and every mobster in exactly one place) holds after every
+    event. ``settled`` adds what holds once a command's events are all applied: someone is
+    to act, a window waits on somebody, a player without mobsters is out."""
     if not state.started:
         return []
     found: list[str] = []
-    places = Counter(state.deck + state.discard)
+    cards = [*state.deck, *state.discard]
     for p in state.players:
-        places.update(p.hand)
-    if places != Counter(ACTION_CARDS):
+        cards.extend(p.hand)
+    if sorted(cards) != _ALL_CARDS:
+        places = Counter(cards)
         missing = set(ACTION_CARDS) - set(places)
         doubled = [c for c, n in places.items() if n > 1]
         found.append(f"cards not each in one place: missing={sorted(missing)} doubled={doubled}")
 
-    mobsters = Counter(state.hit_list + state.graveyard)
+    mobsters = [*state.hit_list, *state.graveyard]
+    expected: list[str] = []
     for p in state.players:
-        mobsters.update(p.crew)
-    expected = Counter(m for p in state.players for m, _ in FAMILY_BY_ID[p.family].members)
-    if mobsters != expected:
-        found.append("mobsters not each in one place")
-    for p in state.players:
-        if any(state.owner(m) != p.seat for m in p.crew):
+        mobsters.extend(p.crew)
+        expected.extend(_MEMBERS[p.family])
+        if any(MOBSTER_FAMILY[m] != p.family for m in p.crew):
             found.append(f"seat {p.seat} has another family's mobster in front of it")
-        if p.out and (p.hand or state.in_play_count(p.seat)):
+        if p.out and (p.hand or p.crew or state.listed_of(p.seat)):
             found.append(f"seat {p.seat} is out but holds cards or mobsters")
-        if not p.out and not state.in_play_count(p.seat):
+        if settled and not p.out and not state.in_play_count(p.seat):
             found.append(f"seat {p.seat} has no mobster in play but is not out")
+    if sorted(mobsters) != sorted(expected):
+        found.append("mobsters not each in one place")
 
+    if state.mob_war not in (0, 1, 2):
+        found.append(f"impossible Mob War rate {state.mob_war}")
+    if not settled:
+        return found
     alive = state.in_game()
     if state.over:
         if state.window is not None or len(alive) > 1:
@@ -51,6 +63,4 @@ def violations(state: GameState) -> list[str]:
                 found.append("a window is open but waits on nobody")
         if state.mob_war and not state.hit_list:
             found.append("a Mob War is on with an empty Hit List")
-    if state.mob_war not in (0, 1, 2):
-        found.append(f"impossible Mob War rate {state.mob_war}")
     return found

@@ -1,0 +1,77 @@
+"""The games this service can host, behind one small interface.
+
+Each game is a pure package (``games/<name>/``) exposing the same pieces; the service,
+the API, the verifier and the bots only talk to a game through its ``GameDefinition``, so a
+second game (Scarface 1920, Infamy) slots in beside Family Business with one registry line.
+Imports nothing but the standard library and the game packages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games import family_business as fb
+from games.family_business import bots as fb_bots
+from games.family_business import codec as fb_codec
+from games.family_business import view as fb_view
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    name: str
+    title: str
+    rules_version: int
+    min_players: int
+    max_players: int
+    setup_events: Callable[..., tuple[Any, ...]]
+    decide: Callable[..., tuple[Any, ...]]
+    evolve: Callable[[Any, Any], Any]
+    replay: Callable[..., Any]
+    view: Callable[..., dict[str, Any]]
+    redact_event: Callable[..., dict[str, Any]]
+    legal_commands: Callable[..., tuple[Any, ...]]
+    awaiting: Callable[[Any], tuple[int, ...]]
+    encode_event: Callable[[Any], dict[str, Any]]
+    decode_event: Callable[[dict[str, Any]], Any]
+    encode_command: Callable[[Any], dict[str, Any]]
+    decode_command: Callable[[Any], Any]
+    bots: dict[str, Callable[[], Any]]
+    error_codes: dict[str, str]
+
+
+FAMILY_BUSINESS = GameDefinition(
+    name="family_business",
+    title="Family Business",
+    rules_version=fb.RULES_VERSION,
+    min_players=2,
+    max_players=6,
+    setup_events=fb.setup_events,
+    decide=fb.decide,
+    evolve=fb.evolve,
+    replay=fb.replay,
+    view=fb_view.view,
+    redact_event=fb_view.redact_event,
+    legal_commands=fb.legal_commands,
+    awaiting=fb.awaiting,
+    encode_event=fb_codec.encode_event,
+    decode_event=fb_codec.decode_event,
+    encode_command=fb_codec.encode_command,
+    decode_command=fb_codec.decode_command,
+    bots=dict(fb_bots.BOTS),
+    error_codes=dict(fb.CODES),
+)
+
+GAMES: dict[str, GameDefinition] = {FAMILY_BUSINESS.name: FAMILY_BUSINESS}
+
+
+def get_game(name: str) -> GameDefinition:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(GAMES)}") from None
+
+
+def game_names() -> Sequence[str]:
+    return tuple(GAMES)

@@ -1,0 +1,185 @@
+"""Play many bot games and check the invariants after every event.
+
+    python -m games.family_business.simulate --games 10000 --players 2-6 --seed 1 \\
+        --bots random,heuristic
+
+Prints games/s, events/s, events per game, winners by seat and how often each card kind
+was played; exits 1 if any invariant was violated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from random import Random
+
+from .bots import BOTS, Bot
+from .cards import KINDS
+from .commands import CloseWindow
+from .events import CardPlayed, CounterPlayed, Event, PlayerResigned, WindowClosed
+from .evolve import evolve, replay
+from .invariants import violations
+from .rules import SYSTEM, decide
+from .setup import initial_state, setup_events
+from .state import GameState
+
+STEP_LIMIT = 20_000  # far beyond any real game; a stuck game is a bug
+
+
+@dataclass
+class GameRecord:
+    seed: str
+    players: int
+    bots: tuple[str, ...]
+    events: list[Event]
+    state: GameState
+    violations: list[str] = field(default_factory=list)
+    commands: int = 0
+
+
+def play_game(
+    players: int, bots: Sequence[Bot], seed: str, *, check: bool = True, rng: Random | None = None
+) -> GameRecord:
+    """One full game between ``bots`` (one per seat). Windows are answered in a random order;
+    a window nobody answers is closed by the system at its deadline."""
+    rng = rng or Random(seed)
+    events = list(setup_events(players, seed=seed))
+    state = replay(events)
+    record = GameRecord(seed, players, tuple(b.name for b in bots), events, state)
+    now = 0
+    while not state.over:
+        record.commands += 1
+        if record.commands > STEP_LIMIT:
+            record.violations.append("the game did not end")
+            break
+        now += 1000
+        seat: int | None
+        if state.window is not None:
+            waiting = list(state.window.waiting_on)
+            rng.shuffle(waiting)
+            for seat in waiting:
+                command = bots[seat].choose(state, seat, rng)
+                if command is not None:
+                    break
+            else:
+                seat, command = SYSTEM, CloseWindow(state.window.id)
+                now = max(now, state.window.deadline)
+        else:
+            seat = state.turn_seat
+            command = bots[seat].choose(state, seat, rng)
+            assert command is not None
+        new = decide(state, seat, command, now=now)
+        for event in new:
+            state = evolve(state, event)
+            if check:
+                record.violations.extend(violations(state, settled=False))
+        if check:
+            record.violations.extend(violations(state))
+        events.extend(new)
+    record.state = state
+    if check and replay(events) != state:
+        record.violations.append("replaying the events gives another state")
+    return record
+
+
+def _player_counts(spec: str) -> list[int]:
+    low, _, high = spec.partition("-")
+    return list(range(int(low), int(high or low) + 1))
+
+
+def _progress(done: int, total: int, started: float) -> None:
+    width = 30
+    filled = width * done // total
+    rate = done / max(time.perf_counter() - started, 1e-9)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games "
+                     f"({rate:.0f}/s)")
+    sys.stderr.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--players", default="2-6", help="a count or a range such as 2-6")
+    parser.add_argument("--seed", default="0")
+    parser.add_argument("--bots", default="random,heuristic",
+                        help=f"bots seated in turn, from: {', '.join(BOTS)}")
+    parser.add_argument("--resign", type=float, default=0.001,
+                        help="chance a random bot resigns at a decision")
+    parser.add_argument("--no-check", action="store_true", help="skip the invariant checks")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (it is shown only on a terminal anyway)")
+    args = parser.parse_args(argv)
+
+    counts = _player_counts(args.players)
+    names = args.bots.split(",")
+    if not counts or min(counts) < 2 or max(counts) > 6 or any(n not in BOTS for n in names):
+        parser.error("players must lie in 2-6 and bots be among: " + ", ".join(BOTS))
+    played: Counter[str] = Counter()
+    discarded: Counter[str] = Counter()
+    countered: Counter[str] = Counter()
+    closes: Counter[str] = Counter()
+    winners: Counter[str] = Counter()
+    wins_by_bot: Counter[str] = Counter()
+    total_events = resigned = draws = 0
+    bad: list[str] = []
+    show_progress = not args.quiet and sys.stderr.isatty()
+    started = time.perf_counter()
+    for i in range(args.games):
+        n = counts[i % len(counts)]
+        bots: list[Bot] = []
+        for s in range(n):
+            name = names[s % len(names)]
+            bots.append(BOTS[name](resign=args.resign) if name == "random" else BOTS[name]())
+        record = play_game(n, bots, f"{args.seed}:{i}", check=not args.no_check)
+        total_events += len(record.events)
+        bad.extend(f"game {i}: {v}" for v in record.violations)
+        for e in record.events:
+            if isinstance(e, CardPlayed):
+                (discarded if e.discard else played)[e.kind] += 1
+            elif isinstance(e, CounterPlayed):
+                countered[e.kind] += 1
+            elif isinstance(e, WindowClosed):
+                closes[e.reason] += 1
+            elif isinstance(e, PlayerResigned):
+                resigned += 1
+        if len(record.state.winners) != 1:
+            draws += 1
+        for w in record.state.winners:
+            winners[f"{n}p seat {w}"] += 1
+            wins_by_bot[record.bots[w]] += 1
+        if show_progress and (i + 1) % max(1, args.games // 100) == 0:
+            _progress(i + 1, args.games, started)
+    elapsed = time.perf_counter() - started
+    if show_progress:
+        sys.stderr.write("\n")
+
+    print(f"games: {args.games} ({args.players} players, bots {args.bots}, seed {args.seed})")
+    print(f"time: {elapsed:.2f} s   games/s: {args.games / elapsed:.1f}   "
+          f"events/s: {total_events / elapsed:.0f}")
+    print(f"events per game: {total_events / max(args.games, 1):.1f}   draws: {draws}   "
+          f"resignations: {resigned}")
+    print("wins by bot: " + ", ".join(f"{k} {v}" for k, v in sorted(wins_by_bot.items())))
+    print("winners by seat: " + ", ".join(f"{k}: {v}" for k, v in sorted(winners.items())))
+    print("windows closed: " + ", ".join(f"{k} {v}" for k, v in sorted(closes.items())))
+    print(f"{'card kind':<22}{'played':>8}{'discarded':>11}{'countered':>11}")
+    for info in KINDS:
+        print(f"{info.kind.value:<22}{played[info.kind]:>8}{discarded[info.kind]:>11}"
+              f"{countered[info.kind]:>11}")
+    unplayed = [i.kind.value for i in KINDS if not played[i.kind] and not countered[i.kind]]
+    if unplayed:
+        print("never played for effect: " + ", ".join(unplayed))
+    print(f"invariant violations: {len(bad)}")
+    for line in bad[:20]:
+        print("  " + line)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["GameRecord", "initial_state", "main", "play_game"]

@@ -1,0 +1,109 @@
+"""Random legal games (OpenSpiel's random-simulation test): invariants after every event."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.family_business import evolve, replay
+from games.family_business.bots import HeuristicBot, RandomBot
+from games.family_business.codec import decode_event, encode_event
+from games.family_business.events import CardsDealt, CardsDrawn, DeckShuffled, GameStarted
+from games.family_business.simulate import play_game
+from games.family_business.state import GameState
+from games.family_business.view import redact_event, view
+
+CARD_ID = re.compile(r"^c\d\d$")
+games = given(
+    players=st.integers(min_value=2, max_value=6),
+    seed=st.integers(min_value=0, max_value=2**32),
+    heuristic_seats=st.sets(st.integers(min_value=0, max_value=5)),
+)
+
+
+def _bots(players: int, heuristic_seats: set[int]) -> list[Any]:
+    return [
+        HeuristicBot() if s in heuristic_seats else RandomBot(resign=0.002) for s in range(players)
+    ]
+
+
+def card_ids(data: Any) -> set[str]:
+    """Every card id anywhere in a JSON-like structure."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        for value in data.values():
+            found |= card_ids(value)
+    elif isinstance(data, list | tuple):
+        for value in data:
+            found |= card_ids(value)
+    elif isinstance(data, str) and CARD_ID.match(data):
+        found.add(data)
+    return found
+
+
+def secret_from(state: GameState, seat: int | None) -> set[str]:
+    """Cards ``seat`` (None: a spectator) may not see: other hands and the deck."""
+    hidden = set(state.deck)
+    for p in state.players:
+        if p.seat != seat:
+            hidden |= set(p.hand)
+    return hidden
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@games
+def test_random_games_keep_every_invariant_and_end(
+    players: int, seed: int, heuristic_seats: set[int]
+) -> None:
+    record = play_game(players, _bots(players, heuristic_seats), f"prop:{seed}")
+    assert record.violations == []
+    assert record.state.over
+    assert replay(record.events) == record.state
+    assert 1 <= len(record.state.winners) <= players or record.state.winners == ()
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@games
+def test_no_view_or_event_shows_a_player_a_card_they_may_not_see(
+    players: int, seed: int, heuristic_seats: set[int]
+) -> None:
+    record = play_game(players, _bots(players, heuristic_seats), f"hide:{seed}", check=False)
+    state = GameState()
+    viewers: list[int | None] = [*range(players), None]
+    for event in record.events:
+        state = evolve(state, event)
+        for viewer in viewers:
+            who: Any = viewer if viewer is not None else "spectator"
+            seen = card_ids(view(state, who)) | card_ids(redact_event(event, who))
+            assert not (seen & secret_from(state, viewer)) or state.over
+        if isinstance(event, (CardsDealt, CardsDrawn)) and not state.over:
+            assert redact_event(event, "spectator")["cards"] is None
+        if isinstance(event, DeckShuffled):
+            assert redact_event(event, 0)["cards"] is None
+        if isinstance(event, GameStarted):
+            assert "seed" not in redact_event(event, "staff")
+    final = view(state, "spectator")
+    assert final["seed"] == state.seed  # revealed at the end, with every hand
+    assert all("hand" in p for p in final["players"])
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@games
+def test_every_event_round_trips_through_json(
+    players: int, seed: int, heuristic_seats: set[int]
+) -> None:
+    record = play_game(players, _bots(players, heuristic_seats), f"codec:{seed}", check=False)
+    for event in record.events:
+        assert decode_event(json.loads(json.dumps(encode_event(event)))) == event
+
+
+def test_a_game_is_determined_by_its_seed_and_bots() -> None:
+    first = play_game(4, _bots(4, {1, 3}), "same-seed")
+    second = play_game(4, _bots(4, {1, 3}), "same-seed")
+    assert first.events == second.events
+    other = play_game(4, _bots(4, {1, 3}), "other-seed")
+    assert first.events != other.events
