@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 from .commands import CloseWindow, Command, Counter, Pass, PlayCard, Resign
 from .errors import RuleViolation
 from .events import EVENT_TYPES, Event
+from .state import GameState, PlayerState, Window, WindowOutcome
 from .view import event_dict
 
 COMMAND_TYPES: dict[str, type[Command]] = {
@@ -32,7 +33,7 @@ def encode_event(event: Event) -> dict[str, Any]:
 
 def decode_event(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES[data["type"]]
-    return cls(**{f.name: _tuples(data[f.name]) for f in fields(cls)})  # type: ignore[arg-type]
+    return cls(**{f.name: _tuples(data[f.name]) for f in fields(cls)})
 
 
 def encode_command(command: Command) -> dict[str, Any]:
@@ -83,3 +84,32 @@ def decode_command(data: Any) -> Command:
         return cls(**kwargs)
     except TypeError as exc:
         raise RuleViolation("bad_command", f"Missing field for '{data['type']}'.") from exc
+
+
+# --- whole states, for snapshots ---------------------------------------------------------
+
+
+def encode_state(state: GameState) -> dict[str, Any]:
+    """A state as plain data (snapshots store it; ``decode_state`` gives it back equal)."""
+
+    def plain(value: Any) -> Any:
+        if is_dataclass(value) and not isinstance(value, type):
+            return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+        if isinstance(value, tuple):
+            return [plain(v) for v in value]
+        return value
+
+    data: dict[str, Any] = plain(state)
+    return data
+
+
+def decode_state(data: dict[str, Any]) -> GameState:
+    fields_ = {k: _tuples(v) for k, v in data.items()}
+    fields_["players"] = tuple(
+        PlayerState(**{k: _tuples(v) for k, v in p.items()}) for p in data["players"]
+    )
+    if data["window"] is not None:
+        fields_["window"] = Window(**{k: _tuples(v) for k, v in data["window"].items()})
+    if data["last_window"] is not None:
+        fields_["last_window"] = WindowOutcome(**data["last_window"])
+    return GameState(**fields_)

@@ -176,7 +176,7 @@ Event = (
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.__name__: cls  # type: ignore[misc]
+    cls.__name__: cls
     for cls in (
         GameStarted,
         DeckShuffled,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
 
-from .bots import BOTS, Bot
+from .bots import BOTS, Bot, RandomBot
 from .cards import KINDS
 from .commands import CloseWindow
 from .events import CardPlayed, CounterPlayed, Event, PlayerResigned, WindowClosed
@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bots: list[Bot] = []
         for s in range(n):
             name = names[s % len(names)]
-            bots.append(BOTS[name](resign=args.resign) if name == "random" else BOTS[name]())
+            bots.append(RandomBot(resign=args.resign) if name == "random" else BOTS[name]())
         record = play_game(n, bots, f"{args.seed}:{i}", check=not args.no_check)
         total_events += len(record.events)
         bad.extend(f"game {i}: {v}" for v in record.violations)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from games.family_business import evolve, replay
 from games.family_business.bots import HeuristicBot, RandomBot
-from games.family_business.codec import decode_event, encode_event
+from games.family_business.codec import decode_event, decode_state, encode_event, encode_state
 from games.family_business.events import CardsDealt, CardsDrawn, DeckShuffled, GameStarted
 from games.family_business.simulate import play_game
 from games.family_business.state import GameState
@@ -107,3 +107,16 @@ def test_a_game_is_determined_by_its_seed_and_bots() -> None:
     assert first.events == second.events
     other = play_game(4, _bots(4, {1, 3}), "other-seed")
     assert first.events != other.events
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@games
+def test_every_state_round_trips_through_json(
+    players: int, seed: int, heuristic_seats: set[int]
+) -> None:
+    record = play_game(players, _bots(players, heuristic_seats), f"state:{seed}", check=False)
+    state = GameState()
+    for event in record.events:
+        state = evolve(state, event)
+        if state.started:
+            assert decode_state(json.loads(json.dumps(encode_state(state)))) == state
