@@ -185,11 +185,13 @@ def _resign(b: Builder, seat: int) -> None:
         b.emit(WindowClosed(window.id, "withdrawn"))  # the card has no effect
     if check_players(b):
         return
+    # The resigner's listed mobsters may have emptied the Hit List: the war ends at once,
+    # even while another player's card waits in its window.
+    check_war(b)
     window = b.state.window
     if window is not None:
         if not window.waiting_on:  # the resigner was the last seat it waited for
             _resolve_uncountered(b, window, "all_passed")
         return
-    check_war(b)
     if seat == b.state.turn_seat:
         start_turn(b, b.state.next_seat(seat))

@@ -607,7 +607,7 @@ def test_take_it_on_the_lam_removes_any_one_mobster_from_the_hit_list():
 def test_finger_cancels_take_it_on_the_lam():
     state = table("TAKE_IT_ON_THE_LAM", hit_list=[A[0], C[0]])
     state, _ = play_kind(state, 0, "TAKE_IT_ON_THE_LAM", A[0])
-    state, events = counter(state, 2, Kind.FINGER)
+    state, _ = counter(state, 2, Kind.FINGER)
     assert state.hit_list == (A[0], C[0])
     assert state.turn_seat == 2
 
@@ -641,7 +641,7 @@ def test_police_protection_opens_no_window_and_removes_the_mobster_at_once():
 
 def test_substitution_with_a_mobster_in_front_sends_the_replaced_one_home():
     state = make_state(3, hands={0: ["SUBSTITUTION"]}, hit_list=[B[0], C[0], A[0]])
-    state, events = play_kind(state, 0, "SUBSTITUTION", C[0], B[5])
+    state, _ = play_kind(state, 0, "SUBSTITUTION", C[0], B[5])
     assert state.hit_list == (B[0], B[5], A[0])
     assert C[0] in state.players[2].crew
     assert B[5] not in state.players[1].crew
@@ -771,3 +771,22 @@ def test_any_card_may_be_discarded_with_no_effect(kind):
     assert state.mob_war == 0  # the war went on and killed B[0]; nothing else happened
     assert B[0] in state.graveyard
     assert all(len(p.crew) == 9 for p in state.players if p.seat != 1)
+
+
+def test_safe_house_sheltering_every_target_still_starts_the_war_which_ends_on_an_empty_list():
+    state = make_state(2, hands={0: ["VENDETTA"], 1: ["SAFE_HOUSE"]})
+    state, _ = play_kind(state, 0, "VENDETTA", B[0], B[1])
+    state, events = counter(state, 1, Kind.SAFE_HOUSE)
+    assert types(events)[2:5] == ["MobWarStarted", "MobWarEnded", "TurnStarted"]
+    assert state.hit_list == () and state.mob_war == 0
+
+
+def test_only_the_counters_a_card_admits_are_offered_to_an_opponent():
+    state = make_state(3, hands={0: ["CONTRACT_NO_MP"], 1: ALL_COUNTERS})
+    state, _ = play_kind(state, 0, "CONTRACT_NO_MP", B[0])
+    offered = {(o.command, o.kind) for o in legal_commands(state, 1)}
+    assert offered == {("counter", FI), ("pass", None), ("resign", None)}
+    state = make_state(3, hands={0: ["CONTRACT"], 1: ALL_COUNTERS})
+    state, _ = play_kind(state, 0, "CONTRACT", B[0])
+    mob_power = next(o for o in legal_commands(state, 1) if o.kind == MP)
+    assert mob_power.choices == {"mobster": list(A)}
