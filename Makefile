@@ -1,0 +1,60 @@
+# fbservice developer commands. See README.md.
+#   make run    install, migrate, run web + Celery worker + beat (Ctrl-C stops all)
+#   make test   install, run the whole pytest suite against real PostgreSQL
+#   make lint   ruff check, ruff format --check, mypy (strict on the pure core)
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.requirements.stamp
+# Runs a command with DATABASE_URL / CELERY_BROKER_URL set: yours if exported,
+# otherwise the embedded PostgreSQL / Redis (started or reused, see fbservice/embedded.py).
+EMBED  := $(PY) -m fbservice.embedded exec --
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+# mypy targets that exist so far (the rules engine lands in games/ separately).
+MYPY_PATHS = $(wildcard games/core.py games/family_business fbservice/embedded.py fbservice/devserver.py)
+
+.PHONY: install run test lint migrate staff stop status clean
+
+install: $(STAMP)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when a requirements file changed.
+$(STAMP): requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+migrate: $(STAMP)
+	$(EMBED) $(PY) manage.py migrate --noinput
+
+run: migrate
+	@echo "Starting fbservice on http://$(HOST):$(PORT)/ (Ctrl-C stops web, worker and beat)"
+	$(EMBED) $(PY) -m fbservice.devserver --host $(HOST) --port $(PORT)
+
+test: $(STAMP)
+	$(EMBED) $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy $(MYPY_PATHS)
+
+# make staff STAFF_USER=admin STAFF_PASSWORD=secret
+STAFF_USER ?= admin
+staff: migrate
+	@test -n "$(STAFF_PASSWORD)" || { echo "usage: make staff STAFF_USER=admin STAFF_PASSWORD=..."; exit 2; }
+	@FB_STAFF_PASSWORD='$(STAFF_PASSWORD)' $(EMBED) $(PY) manage.py ensure_staff --username '$(STAFF_USER)'
+
+# Stop the embedded PostgreSQL / Redis (they keep running between commands on purpose).
+stop:
+	@test -x $(PY) && $(PY) -m fbservice.embedded stop || true
+
+status:
+	@$(PY) -m fbservice.embedded status
+
+clean: stop
+	rm -rf .local .pytest_cache .mypy_cache .ruff_cache staticfiles

@@ -1,0 +1,66 @@
+"""Dependency probes for /healthz: each returns a JSON-able dict with an "ok" flag."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from kombu import Connection
+
+
+def check_database() -> dict[str, Any]:
+    started = time.monotonic()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # any failure means "not ok"; the reason goes in the answer
+        return {"ok": False, "error": f"{type(exc).__name__}: {exc}".strip()}
+    return {"ok": True, "vendor": connection.vendor, "ms": _ms_since(started)}
+
+
+def check_broker(url: str | None = None, timeout: float | None = None) -> dict[str, Any]:
+    """Open (and close) one broker connection; answers within about ``timeout`` seconds.
+
+    Socket timeouts bound each transport; the probe also runs in a daemon thread with a
+    deadline, so a broker that accepts connections but never speaks cannot hang /healthz.
+    """
+    url = url or settings.CELERY_BROKER_URL
+    timeout = settings.HEALTH_BROKER_TIMEOUT if timeout is None else timeout
+    conn = Connection(
+        url,
+        connect_timeout=timeout,
+        transport_options={
+            # redis transport
+            "socket_timeout": timeout,
+            "socket_connect_timeout": timeout,
+            # py-amqp transport
+            "read_timeout": timeout,
+            "write_timeout": timeout,
+        },
+    )
+    redacted = conn.as_uri()  # masks the password
+    result: dict[str, Any] = {"ok": False, "url": redacted, "error": "timed out"}
+    started = time.monotonic()
+
+    def probe() -> None:
+        try:
+            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0)
+            result.update(ok=True, ms=_ms_since(started))
+            result.pop("error")
+        except Exception as exc:  # broker clients raise many kinds of errors
+            result["error"] = f"{type(exc).__name__}: {exc}".strip()
+        finally:
+            conn.release()
+
+    worker = threading.Thread(target=probe, name="healthz-broker", daemon=True)
+    worker.start()
+    worker.join(timeout + 0.5)
+    return dict(result)
+
+
+def _ms_since(started: float) -> float:
+    return round((time.monotonic() - started) * 1000, 1)

@@ -1,0 +1,1 @@
+"""The append-only event store (events, snapshots, command log) will live here."""

@@ -1,0 +1,217 @@
+"""Settings for fbservice, driven by the environment.
+
+Every knob has a default that works on a laptop; production values come from
+environment variables (or NAME_FILE for Docker secrets). See README.md for the table.
+
+DATABASE_URL / CELERY_BROKER_URL: when unset, and FB_EMBEDDED is true (the default), the
+embedded PostgreSQL / Redis from fbservice/embedded.py are started (or reused) while this
+module loads, and their URLs are exported to the environment. `make run` and `make test`
+start them before Django does, through `python -m fbservice.embedded exec`, so this
+fallback only matters when someone runs `python manage.py ...` directly.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def envbool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    if value.strip().lower() in _TRUE:
+        return True
+    if value.strip().lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (true/false/1/0), got {value!r}")
+
+
+def envint(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
+
+
+def envsecret(name: str, default: str = "") -> str:
+    """NAME from the environment, or the contents of the file named by NAME_FILE."""
+    path = os.environ.get(f"{name}_FILE")
+    if path:
+        try:
+            return Path(path).read_text().strip()
+        except OSError as exc:
+            raise ImproperlyConfigured(f"{name}_FILE: cannot read {path}: {exc}") from exc
+    return os.environ.get(name, default)
+
+
+def envlist(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def parse_database_url(url: str) -> dict[str, object]:
+    """postgres://user:password@host:port/dbname?option=value -> Django DATABASES entry.
+
+    A unix socket directory may be given as ?host=/path or percent-encoded in the host
+    part (postgres://%2Frun%2Fpostgresql/db). Other query options go to OPTIONS (libpq
+    keywords such as sslmode or connect_timeout).
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in {"postgres", "postgresql", "pgsql"}:
+        raise ImproperlyConfigured(f"DATABASE_URL must be a postgres:// URL, got {parts.scheme}://")
+    options = dict(parse_qsl(parts.query))
+    host = options.pop("host", None) or unquote(parts.hostname or "")
+    if parts.netloc and "%2f" in parts.netloc.lower():
+        host = unquote(parts.netloc.rsplit("@", 1)[-1])
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": unquote(parts.path.lstrip("/")),
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": host,
+        "PORT": str(parts.port or "") if not host.startswith("/") else "",
+        "OPTIONS": options,
+    }
+
+
+# --------------------------------------------------------------------------- core
+
+DEBUG = envbool("DEBUG", True)
+SECRET_KEY = envsecret("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false")
+    SECRET_KEY = "django-insecure-local-development-only"  # noqa: S105 - DEBUG only
+
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "games",
+    "events",
+    "api",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "fbservice.urls"
+WSGI_APPLICATION = "fbservice.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --------------------------------------------------------------------------- servers
+
+FB_EMBEDDED = envbool("FB_EMBEDDED", True)
+if FB_EMBEDDED and not (envsecret("DATABASE_URL") and envsecret("CELERY_BROKER_URL")):
+    from fbservice import embedded
+
+    embedded.ensure_environment()
+
+DATABASE_URL = envsecret("DATABASE_URL")
+if not DATABASE_URL:
+    raise ImproperlyConfigured("DATABASE_URL is not set (and FB_EMBEDDED is off)")
+DATABASES = {"default": parse_database_url(DATABASE_URL)}
+DATABASES["default"]["CONN_MAX_AGE"] = envint("CONN_MAX_AGE", 60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+CELERY_BROKER_URL = envsecret("CELERY_BROKER_URL")
+if not CELERY_BROKER_URL:
+    raise ImproperlyConfigured("CELERY_BROKER_URL is not set (and FB_EMBEDDED is off)")
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
+    "CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / ".local" / "celerybeat-schedule")
+)
+# Seconds the /healthz broker probe may take before reporting the broker down.
+HEALTH_BROKER_TIMEOUT = float(os.environ.get("HEALTH_BROKER_TIMEOUT", "1.5"))
+
+# --------------------------------------------------------------------------- game knobs
+
+# Default length of a reaction window (a table may override it).
+FB_REACTION_SECONDS = envint("FB_REACTION_SECONDS", 10)
+# Store a state snapshot every N events of a game.
+FB_SNAPSHOT_EVERY = envint("FB_SNAPSHOT_EVERY", 50)
+
+# --------------------------------------------------------------------------- the rest
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+}
+
+if not DEBUG:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", True)
+    CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", True)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}

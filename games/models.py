@@ -1,0 +1,1 @@
+"""Lobby models (Table, Seat) will live here; game state is in the event store."""
