@@ -14,6 +14,7 @@ class GameStarted:
     advanced: bool
     seed: str  # secret until GameEnded; views show seed_hash
     seed_hash: str
+    stacked_deck: tuple[str, ...] = ()  # cards put on top before the setup shuffle; secret
 
 
 @dataclass(frozen=True)
@@ -113,9 +114,12 @@ class MobsterSubstituted:
 
 
 @dataclass(frozen=True)
-class MobsterTurned:
-    leaving: str  # to the graveyard
-    returning: str  # from the graveyard, into the leaving one's place on the Hit List or home
+class MobsterReturned:
+    """TURNCOAT brings a dead mobster back: into the Hit List place of the one it replaced
+    (``position``), or home in front of its owner (``position`` None)."""
+
+    mobster: str
+    position: int | None
 
 
 @dataclass(frozen=True)
@@ -166,7 +170,7 @@ Event = (
     | MobsterEliminated
     | HitListReordered
     | MobsterSubstituted
-    | MobsterTurned
+    | MobsterReturned
     | MobWarStarted
     | MobWarRateChanged
     | MobWarEnded
@@ -193,7 +197,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         MobsterEliminated,
         HitListReordered,
         MobsterSubstituted,
-        MobsterTurned,
+        MobsterReturned,
         MobWarStarted,
         MobWarRateChanged,
         MobWarEnded,

@@ -143,13 +143,13 @@ def _mobster_substituted(state: GameState, e: ev.MobsterSubstituted) -> GameStat
     return _to_crew(replace(state, hit_list=tuple(hit_list)), e.listed)
 
 
-def _mobster_turned(state: GameState, e: ev.MobsterTurned) -> GameState:
-    graveyard = (*_without(state.graveyard, e.returning), e.leaving)
-    if e.leaving in state.hit_list:
-        hit_list = tuple(e.returning if m == e.leaving else m for m in state.hit_list)
-        return replace(state, hit_list=hit_list, graveyard=graveyard)
-    state = _off_table(state, e.leaving)
-    return _to_crew(replace(state, graveyard=graveyard), e.returning)
+def _mobster_returned(state: GameState, e: ev.MobsterReturned) -> GameState:
+    state = replace(state, graveyard=_without(state.graveyard, e.mobster))
+    if e.position is None:
+        return _to_crew(state, e.mobster)
+    hit_list = list(state.hit_list)
+    hit_list.insert(e.position, e.mobster)
+    return replace(state, hit_list=tuple(hit_list))
 
 
 def _mob_war_started(state: GameState, e: ev.MobWarStarted | ev.MobWarRateChanged) -> GameState:
@@ -196,7 +196,7 @@ _HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {
     ev.MobsterEliminated: _mobster_eliminated,
     ev.HitListReordered: _hit_list_reordered,
     ev.MobsterSubstituted: _mobster_substituted,
-    ev.MobsterTurned: _mobster_turned,
+    ev.MobsterReturned: _mobster_returned,
     ev.MobWarStarted: _mob_war_started,
     ev.MobWarRateChanged: _mob_war_started,
     ev.MobWarEnded: _mob_war_ended,

@@ -23,7 +23,7 @@ from .events import (
     MobsterListed,
     MobsterRescued,
     MobsterSubstituted,
-    MobsterTurned,
+    MobsterReturned,
     MobWarEnded,
     MobWarRateChanged,
     MobWarStarted,
@@ -64,7 +64,8 @@ def _rescue(b: Builder, mobster: str) -> None:
 
 
 class PlayRule:
-    takes_targets = True
+    # The command fields this card reads; naming any other is refused as malformed.
+    uses: frozenset[str] = frozenset({"targets"})
 
     def options(self, state: GameState, seat: int) -> Options | None:
         return {}
@@ -80,7 +81,7 @@ class PlayRule:
 
 
 class NoTarget(PlayRule):
-    takes_targets = False
+    uses: frozenset[str] = frozenset()
 
     def sample(self, state: GameState, seat: int, rng: Random) -> PlayCard:
         return PlayCard(card="")
@@ -150,6 +151,8 @@ class DoubleContract(PlayRule):
 
 class Hit(PlayRule):
     """Eliminate any mobster in play, then list one of your own from in front of you."""
+
+    uses = frozenset({"targets", "own"})
 
     def options(self, state: GameState, seat: int) -> Options | None:
         return {
@@ -242,11 +245,16 @@ def _set_war(b: Builder, rate: int) -> None:
 
 
 class War(NoTarget):
+    """MOB WAR starts a war at normal rate; AMBUSH starts one at double rate or doubles a
+    running one. The rulebook: "The double rate effect persists until the Mob War ends",
+    so MOB WAR played during a double-rate war leaves the rate at 2."""
+
     def __init__(self, rate: int) -> None:
         self.rate = rate
 
     def resolve(self, b: Builder, play: CardPlayed, counter: CounterPlayed | None) -> None:
-        _set_war(b, self.rate)
+        if not b.state.mob_war or self.rate == 2:
+            _set_war(b, self.rate)
 
 
 def turncoat_sides(state: GameState) -> tuple[list[str], list[str]]:
@@ -286,7 +294,10 @@ class Turncoat(PlayRule):
         return PlayCard(card="", targets=(rng.choice(leaving), rng.choice(returning)))
 
     def resolve(self, b: Builder, play: CardPlayed, counter: CounterPlayed | None) -> None:
-        b.emit(MobsterTurned(*play.targets))
+        leaving, returning = play.targets
+        s = b.state
+        position = s.hit_list.index(leaving) if leaving in s.hit_list else None
+        b.emit(MobsterEliminated(leaving, "turncoat"), MobsterReturned(returning, position))
 
 
 class Rescue(PlayRule):
@@ -367,7 +378,7 @@ class Truce(NoTarget):
 class PayOff(PlayRule):
     """``player``: every one of that player's mobsters comes off the Hit List."""
 
-    takes_targets = False
+    uses = frozenset({"player"})
 
     def _players(self, state: GameState) -> list[int]:
         return [s for s in state.in_game() if state.listed_of(s)]

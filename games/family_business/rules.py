@@ -42,9 +42,9 @@ def decide(state: GameState, seat: int | None, command: Command, *, now: int = 0
     if isinstance(command, PlayCard):
         _play_card(b, seat, command, now)
     elif isinstance(command, Counter):
-        _counter(b, seat, command)
+        _counter(b, seat, command, now)
     elif isinstance(command, Pass):
-        _pass(b, seat, command)
+        _pass(b, seat, command, now)
     elif isinstance(command, Resign):
         _resign(b, seat)
     else:
@@ -66,11 +66,13 @@ def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
         raise RuleViolation("card_not_in_hand", "That card is not in your hand.", card=cmd.card)
     kind = CARD_KIND[cmd.card]
     info = KIND_INFO[kind]
-    if cmd.discard or info.category is Category.COUNTER:
+    discard = cmd.discard or info.category is Category.COUNTER
+    rule = PLAYS[kind]
+    _check_fields(cmd, frozenset() if discard else rule.uses, info.name)
+    if discard:
         b.emit(CardPlayed(seat, cmd.card, kind, discard=True))
         end_card(b, seat)
         return
-    rule = PLAYS[kind]
     rule.validate(state, seat, cmd)
     play = CardPlayed(seat, cmd.card, kind, False, cmd.targets, cmd.player, cmd.own)
     b.emit(play)
@@ -84,6 +86,16 @@ def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
         return
     rule.resolve(b, play, None)
     end_card(b, seat)
+
+
+def _check_fields(cmd: PlayCard, uses: frozenset[str], name: str) -> None:
+    """Refuse choices the play does not read, so nothing unchecked enters the record."""
+    given = {"targets": bool(cmd.targets), "player": cmd.player is not None,
+             "own": cmd.own is not None}
+    extra = sorted(f for f, present in given.items() if present and f not in uses)
+    if extra:
+        what = "a discard" if not uses else name
+        raise RuleViolation("bad_command", f"{what} takes no {', '.join(extra)}.", fields=extra)
 
 
 def _eligible(state: GameState, seat: int) -> tuple[int, ...]:
@@ -114,8 +126,11 @@ def _is_past_window(state: GameState, window_id: str) -> bool:
     return 1 <= int(window_id[1:]) <= state.windows_opened
 
 
-def _reacting(b: Builder, seat: int, window_id: str) -> Window:
+def _reacting(b: Builder, seat: int, window_id: str, now: int) -> Window:
     window = _open_window(b.state, window_id)
+    if now >= window.deadline:
+        raise RuleViolation("window_closed", "The reaction window's deadline has passed.",
+                            window=window.id, reason="deadline")
     if seat in window.passed:
         raise RuleViolation("already_passed", "You passed on this window; a pass is final.")
     if seat not in window.eligible:
@@ -127,8 +142,8 @@ def _pending_play(window: Window) -> CardPlayed:
     return CardPlayed(window.seat, window.card, window.kind, False, window.targets)
 
 
-def _counter(b: Builder, seat: int, cmd: Counter) -> None:
-    window = _reacting(b, seat, cmd.window)
+def _counter(b: Builder, seat: int, cmd: Counter, now: int) -> None:
+    window = _reacting(b, seat, cmd.window, now)
     if cmd.card not in b.state.players[seat].hand:
         raise RuleViolation("card_not_in_hand", "That card is not in your hand.", card=cmd.card)
     kind = CARD_KIND[cmd.card]
@@ -150,8 +165,8 @@ def _counter(b: Builder, seat: int, cmd: Counter) -> None:
     end_card(b, window.seat, counter_seat=seat)
 
 
-def _pass(b: Builder, seat: int, cmd: Pass) -> None:
-    window = _reacting(b, seat, cmd.window)
+def _pass(b: Builder, seat: int, cmd: Pass, now: int) -> None:
+    window = _reacting(b, seat, cmd.window, now)
     b.emit(WindowPassed(window.id, seat))
     if not b.state.window or b.state.window.waiting_on:
         return

@@ -64,7 +64,8 @@ def setup_events(
     b = Builder(GameState())
     b.emit(
         GameStarted(RULES_VERSION, tuple(s.name for s in specs), families,
-                    options.reaction_seconds, options.advanced, seed, seed_hash(seed)),
+                    options.reaction_seconds, options.advanced, seed, seed_hash(seed),
+                    tuple(stacked)),
         DeckShuffled(tuple(stacked) + rest, "setup"),
     )
     for seat in range(len(specs)):

@@ -110,6 +110,7 @@ def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dic
         return data
     if isinstance(event, GameStarted):
         data.pop("seed")
+        data.pop("stacked_deck")
     elif isinstance(event, DeckShuffled):
         if viewer != "staff":
             data["cards"] = None

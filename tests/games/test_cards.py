@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.family_business import Kind, PlayCard, legal_commands
+from games.family_business import Kind, PlayCard, RuleViolation, decide, legal_commands
 from games.family_business.events import (
     CardPlayed,
     GameEnded,
@@ -468,12 +468,14 @@ def test_mob_war_starts_a_war_at_normal_rate_that_strikes_at_the_next_turn():
     assert state.mob_war == 1
 
 
-def test_mob_war_during_a_double_rate_war_sets_the_rate_to_one():
+def test_mob_war_during_a_double_rate_war_leaves_the_double_rate():
+    # Rulebook (AMBUSH, VENDETTA): "The double rate effect persists until the Mob War ends";
+    # MOB WAR does not end the war. This overrides the rulings page, which said rate 1.
     state = make_state(3, hands={0: ["MOB_WAR"]}, hit_list=[B[0], C[0], A[0]], mob_war=2)
     state, events = play_kind(state, 0, "MOB_WAR")
-    assert of_type(events, MobWarRateChanged) == [MobWarRateChanged(1)]
-    assert state.mob_war == 1
-    assert state.hit_list == (C[0], A[0])
+    assert of_type(events, MobWarRateChanged) == []
+    assert state.mob_war == 2
+    assert state.hit_list == (A[0],)  # the next turn's double-rate step took two
 
 
 def test_mob_war_on_an_empty_hit_list_ends_at_once():
@@ -754,7 +756,10 @@ def test_federal_crackdown_returns_every_listed_mobster_to_its_player_and_ends_t
 def test_a_counter_played_on_its_players_own_turn_is_discarded_with_no_effect(kind):
     state = make_state(3, hands={0: [kind]}, hit_list=[A[0], B[0]], mob_war=1)
     card = card_of(state, 0, kind)
-    state, events = play(state, 0, PlayCard(card, (A[0],), own=A[1]))
+    with pytest.raises(RuleViolation) as refused:  # it takes no targets: nothing to name
+        decide(state, 0, PlayCard(card, (A[0],), own=A[1]))
+    assert refused.value.code == "bad_command"
+    state, events = play(state, 0, PlayCard(card))
     assert of_type(events, CardPlayed)[0].discard
     assert state.discard[-1] == card
     assert types(events)[1] == "TurnStarted"  # no effect, no window
