@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from random import Random
 from typing import Any
 
 from games import family_business as fb
 from games.family_business import bots as fb_bots
 from games.family_business import codec as fb_codec
 from games.family_business import view as fb_view
+from games.family_business.state import GameState
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,11 @@ class GameDefinition:
     decode_event: Callable[[dict[str, Any]], Any]
     encode_command: Callable[[Any], dict[str, Any]]
     decode_command: Callable[[Any], Any]
-    bots: dict[str, Callable[[], Any]]
+    empty_state: Callable[[], Any]
+    encode_state: Callable[[Any], dict[str, Any]]
+    decode_state: Callable[[dict[str, Any]], Any]
+    bots: dict[str, Callable[[], Any]]  # bots as the service runs them
+    bot_rng: Callable[[str, Any, int], Random]
     error_codes: dict[str, str]
 
 
@@ -59,7 +65,12 @@ FAMILY_BUSINESS = GameDefinition(
     decode_event=fb_codec.decode_event,
     encode_command=fb_codec.encode_command,
     decode_command=fb_codec.decode_command,
-    bots=dict(fb_bots.BOTS),
+    empty_state=GameState,
+    encode_state=fb_codec.encode_state,
+    decode_state=fb_codec.decode_state,
+    # The service's random bot always answers a window (silence is for simulations).
+    bots={"random": lambda: fb_bots.RandomBot(silence=0.0), "heuristic": fb_bots.HeuristicBot},
+    bot_rng=fb_bots.decision_rng,
     error_codes=dict(fb.CODES),
 )
 

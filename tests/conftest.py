@@ -13,3 +13,18 @@ import pytest
 def fast_password_hashing(settings):
     """Django's default hasher is deliberately slow; tests that hash passwords use MD5."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _test_databases_may_be_flushed():
+    """The event tables refuse TRUNCATE; a test database may be flushed between
+    transactional tests once the session says so (see events/migrations/0002)."""
+    from django.db.backends.signals import connection_created
+
+    def allow(sender, connection, **kwargs):
+        with connection.cursor() as cursor:
+            cursor.execute("SET fbservice.allow_truncate = 'on'")
+
+    connection_created.connect(allow, weak=False, dispatch_uid="fb-allow-truncate")
+    yield
+    connection_created.disconnect(dispatch_uid="fb-allow-truncate")

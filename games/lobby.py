@@ -1,0 +1,207 @@
+"""Tables and seats before a game starts, and starting it."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from events.models import CommandRecord
+from events.store import append
+from games.core import get_game
+from games.errors import ServiceError
+from games.family_business import Options, PlayerSpec
+from games.family_business.errors import RuleViolation
+from games.models import Seat, Table
+from games.service import SYSTEM, bots_play, clock_ms, derived_command_id, to_new_event
+
+
+def table_create(
+    *,
+    created_by: AbstractBaseUser | None,
+    seats: int = 4,
+    mode: str = Table.Mode.CASUAL,
+    reaction_seconds: int = 10,
+    advanced: bool = False,
+    undo: str | None = None,
+    spectator_delay: int = 0,
+    seed: str | None = None,
+    stacked_deck: Sequence[str] = (),
+    game: str = "family_business",
+) -> Table:
+    definition = get_game(game)
+    if not definition.min_players <= seats <= definition.max_players:
+        raise ServiceError(
+            "bad_options",
+            f"{definition.title} is for "
+            f"{definition.min_players} to {definition.max_players} players.",
+            field="seats",
+        )
+    if mode not in Table.Mode.values:
+        raise ServiceError("bad_options", "Unknown table mode.", field="mode")
+    if not 1 <= reaction_seconds <= 300:
+        raise ServiceError(
+            "bad_options", "Reaction windows last 1 to 300 seconds.", field="reaction_seconds"
+        )
+    if (seed is not None or stacked_deck) and mode != Table.Mode.SANDBOX:
+        raise ServiceError(
+            "bad_options", "Only sandbox tables take a seed or stacked deck.", field="seed"
+        )
+    if advanced:
+        raise ServiceError(
+            "bad_options", "The advanced rules are not available yet.", field="advanced"
+        )
+    if undo is None:
+        undo = Table.Undo.OWN_LAST if mode == Table.Mode.CASUAL else Table.Undo.OFF
+    if undo not in Table.Undo.values:
+        raise ServiceError("bad_options", "Unknown undo policy.", field="undo")
+    table = Table(
+        game=game,
+        mode=mode,
+        seats=seats,
+        reaction_seconds=reaction_seconds,
+        advanced=advanced,
+        undo=undo,
+        spectator_delay=spectator_delay,
+        stacked_deck=list(stacked_deck),
+        created_by=created_by,
+    )
+    if seed is not None:
+        table.seed = seed
+    table.save()
+    return table
+
+
+def _open_table(table_id: uuid.UUID) -> Table:
+    try:
+        table = Table.objects.select_for_update().get(id=table_id)
+    except (Table.DoesNotExist, ValueError):
+        raise ServiceError("game_not_found", "No table has that id.") from None
+    if table.status != Table.Status.OPEN:
+        raise ServiceError("table_not_open", "The table has already started.")
+    return table
+
+
+def _free_position(table: Table, position: int | None) -> int:
+    taken = set(table.seat_set.values_list("position", flat=True))
+    if position is None:
+        free = [p for p in range(table.seats) if p not in taken]
+        if not free:
+            raise ServiceError("table_full", "Every seat is taken.")
+        return free[0]
+    if not 0 <= position < table.seats:
+        raise ServiceError("bad_options", "No such seat.", field="position")
+    if position in taken:
+        raise ServiceError("seat_taken", "That seat is taken.", position=position)
+    return position
+
+
+def seat_join(
+    *, table_id: uuid.UUID, user: AbstractBaseUser, position: int | None = None, name: str = ""
+) -> Seat:
+    with transaction.atomic():
+        table = _open_table(table_id)
+        if table.seat_set.filter(user=user).exists():
+            raise ServiceError("already_seated", "You already have a seat at this table.")
+        seat = Seat(table=table, position=_free_position(table, position), user=user, name=name)
+        try:
+            with transaction.atomic():
+                seat.save()
+        except IntegrityError:
+            raise ServiceError("seat_taken", "That seat was just taken.") from None
+    return seat
+
+
+def seat_add_bot(
+    *, table_id: uuid.UUID, bot: str = "heuristic", position: int | None = None
+) -> Seat:
+    with transaction.atomic():
+        table = _open_table(table_id)
+        if bot not in get_game(table.game).bots:
+            raise ServiceError(
+                "bad_options", "Unknown bot.", field="bot", bots=sorted(get_game(table.game).bots)
+            )
+        seat = Seat(table=table, position=_free_position(table, position), bot=bot)
+        seat.save()
+    return seat
+
+
+def seat_leave(*, table_id: uuid.UUID, user: AbstractBaseUser) -> None:
+    with transaction.atomic():
+        table = _open_table(table_id)
+        deleted, _ = table.seat_set.filter(user=user).delete()
+        if not deleted:
+            raise ServiceError("not_seated", "You have no seat at this table.")
+
+
+def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool = True) -> Table:
+    """Deal: append the setup events (GameStarted, shuffle, deal, first turn)."""
+    with transaction.atomic():
+        table = _open_table(table_id)
+        seats = list(table.seat_set.select_related("user").order_by("position"))
+        if len(seats) != table.seats:
+            raise ServiceError(
+                "not_enough_players",
+                "Every seat must be filled to start.",
+                seats=table.seats,
+                filled=len(seats),
+            )
+        definition = get_game(table.game)
+        options = Options(
+            reaction_seconds=table.reaction_seconds,
+            advanced=table.advanced,
+            stacked_deck=tuple(table.stacked_deck),
+        )
+        try:
+            events = definition.setup_events(
+                [PlayerSpec(s.display_name) for s in seats], options, table.seed
+            )
+        except RuleViolation as exc:
+            raise ServiceError("bad_options", exc.message, **exc.data) from exc
+        command_id = derived_command_id(table.id, "start")
+        rows = append(
+            stream_id=table.id,
+            expected_version=0,
+            events=[to_new_event(definition, e) for e in events],
+            actor=actor,
+            command_id=command_id,
+        )
+        CommandRecord.objects.create(
+            stream_id=table.id,
+            command_id=command_id,
+            actor=actor,
+            seat=None,
+            command={"type": "start"},
+            now_ms=clock_ms(),
+            outcome=CommandRecord.ACCEPTED,
+            first_seq=rows[0].seq,
+            last_seq=rows[-1].seq,
+        )
+        table.status = Table.Status.STARTED
+        table.started_at = timezone.now()
+        table.save(update_fields=["status", "started_at"])
+    if run_bots:
+        bots_play(game_id=table.id)
+    return table
+
+
+def table_summary(table: Table) -> dict[str, Any]:
+    return {
+        "id": str(table.id),
+        "game": table.game,
+        "mode": table.mode,
+        "status": table.status,
+        "seats": [
+            {
+                "position": s.position,
+                "name": s.display_name,
+                "bot": s.bot or None,
+                "user": s.user_id,
+            }
+            for s in table.seat_set.select_related("user").order_by("position")
+        ],
+    }

@@ -1,0 +1,71 @@
+"""Export a game as one self-contained JSON record (``games.verify`` checks it offline)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.models import CommandRecord
+from events.store import iso, read
+from games.models import Table
+from games.verify import RECORD_FORMAT
+
+
+def game_export(table: Table, *, reveal_seed: bool = True) -> dict[str, Any]:
+    """The full record: table, seats, every event with its hash, every command (accepted and
+    refused), and the seed, which lets anyone re-run every shuffle."""
+    return {
+        "format": RECORD_FORMAT,
+        "game": table.game,
+        "stream_id": str(table.id),
+        "table": {
+            "mode": table.mode,
+            "seats": table.seats,
+            "reaction_seconds": table.reaction_seconds,
+            "advanced": table.advanced,
+            "undo": table.undo,
+            "status": table.status,
+            "created_at": iso(table.created_at),
+            "started_at": iso(table.started_at) if table.started_at else None,
+        },
+        "seats": [
+            {
+                "position": s.position,
+                "name": s.display_name,
+                "user": s.user_id,
+                "bot": s.bot or None,
+            }
+            for s in table.seat_set.select_related("user").order_by("position")
+        ],
+        "seed": table.seed if reveal_seed else None,
+        "events": [
+            {
+                "seq": row.seq,
+                "type": row.type,
+                "schema_version": row.schema_version,
+                "payload": row.payload,
+                "actor": row.actor,
+                "command_id": str(row.command_id) if row.command_id else None,
+                "metadata": row.metadata,
+                "recorded_at": iso(row.recorded_at),
+                "prev_hash": row.prev_hash,
+                "hash": row.hash,
+            }
+            for row in read(table.id)
+        ],
+        "commands": [
+            {
+                "command_id": str(c.command_id),
+                "actor": c.actor,
+                "seat": c.seat,
+                "command": c.command,
+                "expected_version": c.expected_version,
+                "now_ms": c.now_ms,
+                "outcome": c.outcome,
+                "error_code": c.error_code or None,
+                "first_seq": c.first_seq,
+                "last_seq": c.last_seq,
+                "recorded_at": iso(c.recorded_at),
+            }
+            for c in CommandRecord.objects.filter(stream_id=table.id).order_by("id")
+        ],
+    }

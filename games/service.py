@@ -1,0 +1,540 @@
+"""The game service: load -> decide -> append, for any game in ``games.core``.
+
+Every command is idempotent (its id is unique per game), attributable (actor, seat,
+request metadata) and logged whether accepted or refused. A race with another writer is
+retried by reloading and deciding again; the client hears of it only if the command is no
+longer legal.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from events.models import CommandRecord, Snapshot, StoredEvent
+from events.store import (
+    UNDONE,
+    ConcurrencyConflict,
+    NewEvent,
+    append,
+    read,
+    stream_version,
+    undone_seqs,
+)
+from games.core import GameDefinition, get_game
+from games.errors import ServiceError
+from games.family_business.errors import RuleViolation
+from games.models import Table
+
+MAX_ATTEMPTS = 8
+BOT_STEP_LIMIT = 100_000
+SYSTEM = "system"
+_IDS = uuid.UUID("6f1e2a56-58a4-4e43-9d5c-3f1f0f3b1a10")  # namespace of derived command ids
+
+Refusal = RuleViolation | ServiceError
+
+
+def clock_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def derived_command_id(game_id: uuid.UUID, purpose: str) -> uuid.UUID:
+    """A command id fixed by what the command is for, so that two workers doing the same
+    thing (closing one window, moving one bot) issue one command, not two."""
+    return uuid.uuid5(_IDS, f"{game_id}:{purpose}")
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    table: Table
+    definition: GameDefinition
+    state: Any
+    version: int  # the stream's latest sequence number (undo markers included)
+
+
+@dataclass(frozen=True)
+class CommandOutcome:
+    game_id: uuid.UUID
+    command_id: uuid.UUID
+    first_seq: int  # the events the command appended (0 when it appended none)
+    last_seq: int
+    replayed: bool  # True when this is the stored answer to a retried command
+
+    def events(self) -> list[StoredEvent]:
+        if not self.first_seq:
+            return []
+        return read(self.game_id, after=self.first_seq - 1, upto=self.last_seq)
+
+
+class _WindowOverdue(Exception):  # noqa: N818 - control flow, never leaves this module
+    def __init__(self, window_id: str, deadline: int) -> None:
+        self.window_id = window_id
+        self.deadline = deadline
+
+
+# --- loading -----------------------------------------------------------------------------
+
+
+def table_get(game_id: uuid.UUID | str) -> Table:
+    try:
+        return Table.objects.get(id=game_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise ServiceError("game_not_found", "No game has that id.", game=str(game_id)) from None
+
+
+def to_new_event(definition: GameDefinition, event: Any) -> NewEvent:
+    data = definition.encode_event(event)
+    kind = data.pop("type")
+    return NewEvent(type=f"{definition.name}.{kind}", payload=data)
+
+
+def from_row(definition: GameDefinition, row: StoredEvent) -> Any:
+    kind = row.type.split(".", 1)[1]
+    return definition.decode_event({"type": kind, **row.payload})
+
+
+def game_load(
+    *,
+    game_id: uuid.UUID,
+    upto: int | None = None,
+    use_snapshots: bool = True,
+    table: Table | None = None,
+) -> LoadedGame:
+    """The state after event ``upto`` (default: the latest), from the latest usable snapshot
+    plus the events after it. Undone ranges are skipped once their undo is recorded."""
+    table = table or table_get(game_id)
+    definition = get_game(table.game)
+    version = stream_version(table.id)
+    if upto is not None:
+        version = min(version, upto)
+    snapshot = None
+    if use_snapshots:
+        snapshot = (
+            Snapshot.objects.filter(
+                stream_id=table.id, rules_version=definition.rules_version, version__lte=version
+            )
+            .order_by("-version")
+            .first()
+        )
+    rows = read(table.id, after=snapshot.version if snapshot else 0, upto=version)
+    skipped = undone_seqs(rows)
+    if snapshot is not None and any(seq <= snapshot.version for seq in skipped):
+        snapshot = None  # an undo reaches behind the snapshot: replay from the start
+        rows = read(table.id, upto=version)
+        skipped = undone_seqs(rows)
+    state = definition.decode_state(snapshot.state) if snapshot else definition.empty_state()
+    for row in rows:
+        if row.seq not in skipped:
+            state = definition.evolve(state, from_row(definition, row))
+    return LoadedGame(table, definition, state, version)
+
+
+def _maybe_snapshot(loaded: LoadedGame, state: Any, old: int, new: int) -> None:
+    every = settings.FB_SNAPSHOT_EVERY
+    if every and new // every > old // every:
+        Snapshot.objects.get_or_create(
+            stream_id=loaded.table.id,
+            version=new,
+            rules_version=loaded.definition.rules_version,
+            defaults={"state": loaded.definition.encode_state(state)},
+        )
+
+
+# --- commands ----------------------------------------------------------------------------
+
+
+def _prior_outcome(
+    game_id: uuid.UUID, command_id: uuid.UUID, actor: str, payload: Mapping[str, Any]
+) -> CommandOutcome | None:
+    record = CommandRecord.objects.filter(stream_id=game_id, command_id=command_id).first()
+    if record is None:
+        return None
+    if record.actor != actor or record.command != dict(payload):
+        raise ServiceError(
+            "idempotency_key_reused",
+            "That idempotency key was used for a different command.",
+            command_id=str(command_id),
+        )
+    if record.outcome == CommandRecord.REFUSED:
+        raise _stored_refusal(record)
+    return CommandOutcome(
+        game_id, command_id, record.first_seq or 0, record.last_seq or 0, replayed=True
+    )
+
+
+def _stored_refusal(record: CommandRecord) -> Refusal:
+    data = dict(record.error_data)
+    if data.pop("_service", False):
+        return ServiceError(record.error_code, record.error_message, **data)
+    return RuleViolation(record.error_code, record.error_message, **data)
+
+
+def _log_refusal(
+    *,
+    game_id: uuid.UUID,
+    command_id: uuid.UUID,
+    actor: str,
+    seat: int | None,
+    payload: Mapping[str, Any],
+    expected_version: int | None,
+    now: int,
+    error: Refusal,
+    metadata: Mapping[str, Any] | None,
+) -> None:
+    data = dict(error.data)
+    if isinstance(error, ServiceError):
+        data["_service"] = True
+    try:
+        with transaction.atomic():
+            CommandRecord.objects.create(
+                stream_id=game_id,
+                command_id=command_id,
+                actor=actor,
+                seat=seat,
+                command=dict(payload),
+                expected_version=expected_version,
+                now_ms=now,
+                outcome=CommandRecord.REFUSED,
+                error_code=error.code,
+                error_message=error.message,
+                error_data=_jsonable(data),
+                metadata=dict(metadata or {}),
+            )
+    except IntegrityError:
+        pass  # the same command was logged by a concurrent retry
+
+
+def _jsonable(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+
+
+def _enrich(game_id: uuid.UUID, definition: GameDefinition, error: Refusal) -> Refusal:
+    """A late reaction learns which event closed the window it aimed at."""
+    if error.code == "window_closed" and "window" in error.data:
+        window = error.data["window"]
+        for kind, key in (("CounterPlayed", "winning_seq"), ("WindowClosed", "closed_seq")):
+            seq = (
+                StoredEvent.objects.filter(
+                    stream_id=game_id, type=f"{definition.name}.{kind}", payload__window=window
+                )
+                .values_list("seq", flat=True)
+                .first()
+            )
+            if seq is not None:
+                error.data.setdefault(key, seq)
+    return error
+
+
+def game_command_execute(
+    *,
+    game_id: uuid.UUID,
+    seat: int | None,
+    actor: str,
+    command: Mapping[str, Any],
+    command_id: uuid.UUID,
+    expected_version: int | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    now: int | None = None,
+    run_bots: bool = True,
+) -> CommandOutcome:
+    """Decide ``command`` for ``seat`` and append its events; the stored answer if
+    ``command_id`` was seen before. Raises ``RuleViolation`` or ``ServiceError``."""
+    table = table_get(game_id)
+    if table.status == Table.Status.OPEN:
+        raise ServiceError("not_started", "The table has not started yet.")
+    definition = get_game(table.game)
+    payload = dict(command)
+    clock = (lambda: now) if now is not None else clock_ms
+    outcome = None
+    try:
+        for _attempt in range(MAX_ATTEMPTS):
+            prior = _prior_outcome(table.id, command_id, actor, payload)
+            if prior is not None:
+                return prior
+            parsed = definition.decode_command(payload)
+            try:
+                outcome = _decide_and_append(
+                    table,
+                    definition,
+                    seat,
+                    actor,
+                    parsed,
+                    payload,
+                    command_id,
+                    expected_version,
+                    metadata,
+                    clock(),
+                )
+                break
+            except ConcurrencyConflict:
+                continue
+            except _WindowOverdue as overdue:
+                close_window(
+                    game_id=table.id,
+                    window_id=overdue.window_id,
+                    deadline=overdue.deadline,
+                    now=clock(),
+                    run_bots=False,
+                )
+        else:
+            raise ServiceError("busy", "The game is too busy right now; retry the command.")
+    except (RuleViolation, ServiceError) as error:
+        if error.code not in ("idempotency_key_reused", "busy"):
+            error = _enrich(table.id, definition, error)
+            _log_refusal(
+                game_id=table.id,
+                command_id=command_id,
+                actor=actor,
+                seat=seat,
+                payload=payload,
+                expected_version=expected_version,
+                now=clock(),
+                error=error,
+                metadata=metadata,
+            )
+        raise error
+    if outcome is None:  # unreachable: the loop either breaks with one or raises
+        raise ServiceError("busy", "The game is too busy right now; retry the command.")
+    if run_bots:
+        bots_play(game_id=table.id)
+    return outcome
+
+
+def _decide_and_append(
+    table: Table,
+    definition: GameDefinition,
+    seat: int | None,
+    actor: str,
+    command: Any,
+    payload: dict[str, Any],
+    command_id: uuid.UUID,
+    expected_version: int | None,
+    metadata: Mapping[str, Any] | None,
+    now: int,
+) -> CommandOutcome:
+    with transaction.atomic():
+        loaded = game_load(game_id=table.id, table=table)
+        window = getattr(loaded.state, "window", None)
+        if window is not None and now >= window.deadline and payload["type"] != "close_window":
+            # Close an overdue window first (in its own command), so nobody acts on it.
+            raise _WindowOverdue(window.id, window.deadline)
+        events = definition.decide(loaded.state, seat, command, now=now)
+        stale = expected_version is not None and expected_version != loaded.version
+        if stale and getattr(command, "window", None) is None:
+            # A reaction names its window, which guards it; anything else must be current.
+            raise ServiceError(
+                "stale_version",
+                "The game has moved on; refetch its state.",
+                current_version=loaded.version,
+                expected_version=expected_version,
+            )
+        rows = append(
+            stream_id=table.id,
+            expected_version=loaded.version,
+            events=[to_new_event(definition, e) for e in events],
+            actor=actor,
+            command_id=command_id,
+            metadata={"seat": seat, **(metadata or {})},
+        )
+        state = loaded.state
+        for event in events:
+            state = definition.evolve(state, event)
+        first, last = rows[0].seq, rows[-1].seq
+        CommandRecord.objects.create(
+            stream_id=table.id,
+            command_id=command_id,
+            actor=actor,
+            seat=seat,
+            command=payload,
+            expected_version=expected_version,
+            now_ms=now,
+            outcome=CommandRecord.ACCEPTED,
+            first_seq=first,
+            last_seq=last,
+            metadata=dict(metadata or {}),
+        )
+        _maybe_snapshot(loaded, state, loaded.version, last)
+        if getattr(state, "over", False) and table.status != Table.Status.FINISHED:
+            Table.objects.filter(id=table.id).update(status=Table.Status.FINISHED)
+    return CommandOutcome(table.id, command_id, first, last, replayed=False)
+
+
+def close_window(
+    *,
+    game_id: uuid.UUID,
+    window_id: str,
+    deadline: int,
+    now: int | None = None,
+    run_bots: bool = True,
+) -> CommandOutcome | None:
+    """Close ``window_id`` as the system if it is still open and overdue; idempotent."""
+    command_id = derived_command_id(game_id, f"close:{window_id}:{deadline}")
+    try:
+        return game_command_execute(
+            game_id=game_id,
+            seat=None,
+            actor=SYSTEM,
+            command={"type": "close_window", "window": window_id},
+            command_id=command_id,
+            now=now,
+            run_bots=run_bots,
+        )
+    except RuleViolation:
+        return None  # already closed, or not yet due: nothing to do
+
+
+def game_read(*, game_id: uuid.UUID, now: int | None = None) -> LoadedGame:
+    """The current game for a reader, with any overdue window closed first."""
+    loaded = game_load(game_id=game_id)
+    window = getattr(loaded.state, "window", None)
+    now = clock_ms() if now is None else now
+    if window is not None and now >= window.deadline:
+        close_window(game_id=game_id, window_id=window.id, deadline=window.deadline, now=now)
+        loaded = game_load(game_id=game_id)
+    return loaded
+
+
+# --- bots --------------------------------------------------------------------------------
+
+
+def bots_play(*, game_id: uuid.UUID, limit: int = BOT_STEP_LIMIT) -> int:
+    """Let bot seats act while the game waits on one of them. Returns the commands made."""
+    made = 0
+    table = table_get(game_id)
+    bot_seats = {s.position: s.bot for s in table.seat_set.all() if s.bot}
+    if not bot_seats:
+        return 0
+    definition = get_game(table.game)
+    for _ in range(limit):
+        loaded = game_load(game_id=game_id, table=table)
+        due = [s for s in definition.awaiting(loaded.state) if s in bot_seats]
+        if not due:
+            break
+        seat = due[0]
+        bot = definition.bots[bot_seats[seat]]()
+        rng = definition.bot_rng(f"{game_id}:{seat}", loaded.state, seat)
+        choice = bot.choose(loaded.state, seat, rng)
+        if choice is None:
+            break
+        game_command_execute(
+            game_id=game_id,
+            seat=seat,
+            actor=f"bot:{seat}",
+            command=definition.encode_command(choice),
+            command_id=derived_command_id(game_id, f"bot:{seat}:{loaded.version}"),
+            run_bots=False,
+        )
+        made += 1
+    return made
+
+
+# --- undo --------------------------------------------------------------------------------
+
+
+def game_undo(
+    *,
+    game_id: uuid.UUID,
+    seat: int,
+    actor: str,
+    command_id: uuid.UUID,
+    metadata: Mapping[str, Any] | None = None,
+) -> CommandOutcome:
+    """Take back ``seat``'s latest command if no other seat has acted since (casual tables).
+
+    Appends a marker naming the undone range; replay skips it; nothing is deleted. The
+    shuffles are fixed by the seed, so the same cards come again: no re-rolling the deck."""
+    table = table_get(game_id)
+    payload = {"type": "undo"}
+    prior = _prior_outcome(table.id, command_id, actor, payload)
+    if prior is not None:
+        return prior
+    definition = get_game(table.game)
+    try:
+        outcome = _undo(table, definition, seat, actor, command_id, metadata)
+    except (RuleViolation, ServiceError) as error:
+        _log_refusal(
+            game_id=table.id,
+            command_id=command_id,
+            actor=actor,
+            seat=seat,
+            payload=payload,
+            expected_version=None,
+            now=clock_ms(),
+            error=error,
+            metadata=metadata,
+        )
+        raise
+    return outcome
+
+
+def _undo(
+    table: Table,
+    definition: GameDefinition,
+    seat: int,
+    actor: str,
+    command_id: uuid.UUID,
+    metadata: Mapping[str, Any] | None,
+) -> CommandOutcome:
+    if not table.undo_allowed:
+        raise ServiceError("undo_not_allowed", "This table does not allow undo.", mode=table.mode)
+    with transaction.atomic():
+        loaded = game_load(game_id=table.id, table=table)
+        if getattr(loaded.state, "over", False):
+            raise RuleViolation("game_over", "The game is over.")
+        last = (
+            CommandRecord.objects.filter(
+                stream_id=table.id, outcome=CommandRecord.ACCEPTED, first_seq__isnull=False
+            )
+            .order_by("-last_seq")
+            .first()
+        )
+        if last is None or last.command.get("type") == "undo" or last.seat is None:
+            raise ServiceError("nothing_to_undo", "There is no command to take back.")
+        if last.seat != seat:
+            raise ServiceError("other_seat_acted", "Another seat has acted since.", seat=last.seat)
+        if last.last_seq != loaded.version:
+            raise ServiceError("other_seat_acted", "Something has happened since.")
+        undone = read(table.id, after=(last.first_seq or 1) - 1, upto=last.last_seq)
+        for row in undone:
+            kind = row.type.split(".", 1)[1]
+            if kind in ("CardsDrawn", "CardsDealt") and row.payload.get("seat") == seat:
+                raise ServiceError("undo_reveals_cards", "Your command drew you cards.")
+        marker = NewEvent(
+            UNDONE,
+            {
+                "from_seq": last.first_seq,
+                "to_seq": last.last_seq,
+                "seat": seat,
+                "command_id": str(last.command_id),
+            },
+        )
+        rows = append(
+            stream_id=table.id,
+            expected_version=loaded.version,
+            events=[marker],
+            actor=actor,
+            command_id=command_id,
+            metadata={"seat": seat, **(metadata or {})},
+        )
+        CommandRecord.objects.create(
+            stream_id=table.id,
+            command_id=command_id,
+            actor=actor,
+            seat=seat,
+            command={"type": "undo"},
+            now_ms=clock_ms(),
+            outcome=CommandRecord.ACCEPTED,
+            first_seq=rows[0].seq,
+            last_seq=rows[0].seq,
+            metadata=dict(metadata or {}),
+        )
+        # Snapshots inside the undone range no longer describe the game: drop the cache.
+        Snapshot.objects.filter(stream_id=table.id, version__gte=last.first_seq).delete()
+    seq = rows[0].seq
+    return CommandOutcome(table.id, command_id, seq, seq, replayed=False)
