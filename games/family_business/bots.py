@@ -8,7 +8,7 @@ from random import Random
 from typing import Protocol
 
 from .cards import CARD_KIND, CONTRACTS, KIND_INFO, MOBSTER_FAMILY, Category, Kind
-from .commands import Command, Counter, Pass, PlayCard, Resign
+from .commands import Command, Pass, PlayCard, Resign
 from .legal import Option, concretize, legal_commands
 from .plays import PLAYS, opponent_crews
 from .state import GameState
@@ -74,7 +74,9 @@ class HeuristicBot:
 
     # --- reacting ---------------------------------------------------------------------
 
-    def _react(self, state: GameState, seat: int, options: tuple[Option, ...], rng: Random) -> Command:
+    def _react(
+        self, state: GameState, seat: int, options: tuple[Option, ...], rng: Random
+    ) -> Command:
         window = state.window
         assert window is not None
         mine = state.players[seat].family
@@ -99,7 +101,9 @@ class HeuristicBot:
 
     # --- playing ----------------------------------------------------------------------
 
-    def _play(self, state: GameState, seat: int, options: tuple[Option, ...], rng: Random) -> Command:
+    def _play(
+        self, state: GameState, seat: int, options: tuple[Option, ...], rng: Random
+    ) -> Command:
         plays = {o.card: o for o in options if o.command == "play"}
         by_kind: dict[Kind, str] = {}
         for card in state.players[seat].hand:
@@ -110,7 +114,8 @@ class HeuristicBot:
         listed_theirs = [m for m in state.hit_list if MOBSTER_FAMILY[m] != mine]
         leader = _leader(state, seat)
         danger = listed_mine and (
-            state.mob_war and listed_mine[0] in state.hit_list[: state.mob_war + 1]
+            state.mob_war
+            and listed_mine[0] in state.hit_list[: state.mob_war + 1]
             or len(listed_mine) >= 2
         )
 
@@ -140,13 +145,21 @@ class HeuristicBot:
             return play(Kind.AMBUSH if Kind.AMBUSH in by_kind else Kind.MOB_WAR)
         leader_crew = state.players[leader].crew if leader is not None else ()
         if leader_crew:
-            for kind in (Kind.CONTRACT_NO_COUNTER, Kind.PRIORITY_CONTRACT, Kind.CONTRACT_NO_FI,
-                         Kind.CONTRACT_NO_MP, Kind.CONTRACT):
+            for kind in (
+                Kind.CONTRACT_NO_COUNTER,
+                Kind.PRIORITY_CONTRACT,
+                Kind.CONTRACT_NO_FI,
+                Kind.CONTRACT_NO_MP,
+                Kind.CONTRACT,
+            ):
                 if kind in by_kind:
                     return play(kind, targets=(rng.choice(leader_crew),))
             if Kind.DOUBLE_CONTRACT in by_kind:
-                pair = (leader_crew[0], leader_crew[0]) if len(leader_crew) == 1 else tuple(
-                    rng.sample(list(leader_crew), 2))
+                pair = (
+                    (leader_crew[0], leader_crew[0])
+                    if len(leader_crew) == 1
+                    else tuple(rng.sample(list(leader_crew), 2))
+                )
                 return play(Kind.DOUBLE_CONTRACT, targets=pair)
             if Kind.HIT in by_kind:
                 own = [m for m in state.players[seat].crew]

@@ -58,8 +58,11 @@ _EXPECTED: dict[str, tuple[type, ...]] = {
 def decode_command(data: Any) -> Command:
     """Parse a client's command, refusing anything malformed with ``bad_command``."""
     if not isinstance(data, dict) or data.get("type") not in COMMAND_TYPES:
-        raise RuleViolation("bad_command", "A command is an object with a known 'type'.",
-                            types=sorted(COMMAND_TYPES))
+        raise RuleViolation(
+            "bad_command",
+            "A command is an object with a known 'type'.",
+            types=sorted(COMMAND_TYPES),
+        )
     cls = COMMAND_TYPES[data["type"]]
     names = {f.name for f in fields(cls)}
     unknown = set(data) - names - {"type"}
@@ -77,8 +80,9 @@ def decode_command(data: Any) -> Command:
             ok = all(isinstance(v, str) for v in value)
             value = tuple(value)
         if not ok:
-            raise RuleViolation("bad_command", f"Field '{f.name}' has the wrong type.",
-                                field=f.name)
+            raise RuleViolation(
+                "bad_command", f"Field '{f.name}' has the wrong type.", field=f.name
+            )
         kwargs[f.name] = value
     try:
         return cls(**kwargs)

@@ -42,7 +42,9 @@ def _game_started(state: GameState, e: ev.GameStarted) -> GameState:
     from .cards import FAMILY_BY_ID
 
     players = tuple(
-        PlayerState(seat=i, name=name, family=fam, crew=tuple(m for m, _ in FAMILY_BY_ID[fam].members))
+        PlayerState(
+            seat=i, name=name, family=fam, crew=tuple(m for m, _ in FAMILY_BY_ID[fam].members)
+        )
         for i, (name, fam) in enumerate(zip(e.names, e.families, strict=True))
     )
     return GameState(

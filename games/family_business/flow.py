@@ -61,9 +61,7 @@ def check_war(b: Builder) -> None:
         b.emit(MobWarEnded("hit_list_empty"))
         s = b.state
     few_left = len(s.mobsters_in_play()) <= MOB_WAR_SURVIVOR_THRESHOLD
-    if not s.mob_war and (
-        len(s.hit_list) >= MOB_WAR_LIST_THRESHOLD or (few_left and s.hit_list)
-    ):
+    if not s.mob_war and (len(s.hit_list) >= MOB_WAR_LIST_THRESHOLD or (few_left and s.hit_list)):
         b.emit(MobWarStarted(1))
 
 

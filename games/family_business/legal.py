@@ -42,7 +42,9 @@ def awaiting(state: GameState) -> tuple[int, ...]:
     return (state.turn_seat,)
 
 
-def legal_commands(state: GameState, seat: int | None, *, now: int | None = None) -> tuple[Option, ...]:
+def legal_commands(
+    state: GameState, seat: int | None, *, now: int | None = None
+) -> tuple[Option, ...]:
     """Everything ``seat`` may do now (``None``: the system; ``now`` lets it close a window
     only once its deadline has passed)."""
     if state.over or not state.started:

@@ -22,8 +22,8 @@ from .events import (
     MobsterEliminated,
     MobsterListed,
     MobsterRescued,
-    MobsterSubstituted,
     MobsterReturned,
+    MobsterSubstituted,
     MobWarEnded,
     MobWarRateChanged,
     MobWarStarted,
@@ -101,8 +101,9 @@ class Contract(PlayRule):
         _need_targets(cmd, 1)
         target = cmd.targets[0]
         if not any(target in crew for crew in opponent_crews(state, seat).values()):
-            raise _illegal("The target must be an opponent's mobster in front of them.",
-                           mobster=target)
+            raise _illegal(
+                "The target must be an opponent's mobster in front of them.", mobster=target
+            )
 
     def sample(self, state: GameState, seat: int, rng: Random) -> PlayCard:
         opts = self.options(state, seat)
@@ -129,8 +130,10 @@ class DoubleContract(PlayRule):
         crews = opponent_crews(state, seat)
         owner = next((s for s, crew in crews.items() if first in crew), None)
         if owner is None or second not in crews[owner]:
-            raise _illegal("Both targets must be mobsters in front of the same opponent.",
-                           mobsters=list(cmd.targets))
+            raise _illegal(
+                "Both targets must be mobsters in front of the same opponent.",
+                mobsters=list(cmd.targets),
+            )
         if len(crews[owner]) > 1 and first == second:
             raise _illegal("Name two different mobsters; only a last one is named twice.")
 
@@ -167,11 +170,15 @@ class Hit(PlayRule):
             raise _illegal("HIT's target must be a mobster in play.", mobster=victim)
         own_left = [m for m in state.players[seat].crew if m != victim]
         if own_left and cmd.own not in own_left:
-            raise _illegal("Name one of your own mobsters in front of you to put on the "
-                           "Hit List.", own=cmd.own, choices=own_left)
+            raise _illegal(
+                "Name one of your own mobsters in front of you to put on the Hit List.",
+                own=cmd.own,
+                choices=own_left,
+            )
         if not own_left and cmd.own is not None:
-            raise _illegal("You have no mobster left in front of you to put on the Hit List.",
-                           own=cmd.own)
+            raise _illegal(
+                "You have no mobster left in front of you to put on the Hit List.", own=cmd.own
+            )
 
     def sample(self, state: GameState, seat: int, rng: Random) -> PlayCard:
         victim = rng.choice(state.mobsters_in_play())
@@ -282,12 +289,18 @@ class Turncoat(PlayRule):
         _need_targets(cmd, 2)
         leaving, returning = turncoat_sides(state)
         if cmd.targets[0] not in leaving:
-            raise _illegal("The leaving mobster must belong to a player with the most "
-                           "mobsters in play.", mobster=cmd.targets[0], choices=leaving)
+            raise _illegal(
+                "The leaving mobster must belong to a player with the most mobsters in play.",
+                mobster=cmd.targets[0],
+                choices=leaving,
+            )
         if cmd.targets[1] not in returning:
-            raise _illegal("The returning mobster must be a dead mobster of a player in the "
-                           "game with the fewest mobsters in play.", mobster=cmd.targets[1],
-                           choices=returning)
+            raise _illegal(
+                "The returning mobster must be a dead mobster of a player in the "
+                "game with the fewest mobsters in play.",
+                mobster=cmd.targets[1],
+                choices=returning,
+            )
 
     def sample(self, state: GameState, seat: int, rng: Random) -> PlayCard:
         leaving, returning = turncoat_sides(state)
@@ -304,7 +317,9 @@ class Rescue(PlayRule):
     """TAKE IT ON THE LAM (FINGER cancels it) and POLICE PROTECTION: one off the list."""
 
     def options(self, state: GameState, seat: int) -> Options | None:
-        return {"targets": {"count": 1, "mobsters": list(state.hit_list)}} if state.hit_list else None
+        return (
+            {"targets": {"count": 1, "mobsters": list(state.hit_list)}} if state.hit_list else None
+        )
 
     def validate(self, state: GameState, seat: int, cmd: PlayCard) -> None:
         _need_targets(cmd, 1)
@@ -326,8 +341,9 @@ class Substitution(PlayRule):
         in_play = state.mobsters_in_play()
         if not state.hit_list or len(in_play) < 2:
             return None
-        return {"targets": {"count": 2, "listed": list(state.hit_list),
-                            "replacements": list(in_play)}}
+        return {
+            "targets": {"count": 2, "listed": list(state.hit_list), "replacements": list(in_play)}
+        }
 
     def validate(self, state: GameState, seat: int, cmd: PlayCard) -> None:
         _need_targets(cmd, 2)
@@ -335,8 +351,7 @@ class Substitution(PlayRule):
         if listed not in state.hit_list:
             raise _illegal("The first target must be on the Hit List.", mobster=listed)
         if replacement == listed or replacement not in state.mobsters_in_play():
-            raise _illegal("The replacement must be another mobster in play.",
-                           mobster=replacement)
+            raise _illegal("The replacement must be another mobster in play.", mobster=replacement)
 
     def sample(self, state: GameState, seat: int, rng: Random) -> PlayCard:
         listed = rng.choice(state.hit_list)

@@ -23,7 +23,9 @@ from .state import GameState, Window
 SYSTEM = None  # the seat of commands issued by the service itself (timers)
 
 
-def decide(state: GameState, seat: int | None, command: Command, *, now: int = 0) -> tuple[Event, ...]:
+def decide(
+    state: GameState, seat: int | None, command: Command, *, now: int = 0
+) -> tuple[Event, ...]:
     """The events ``command`` by ``seat`` causes in ``state`` at time ``now`` (ms)."""
     if not state.started:
         raise RuleViolation("bad_command", "The game has not started.")
@@ -58,8 +60,9 @@ def decide(state: GameState, seat: int | None, command: Command, *, now: int = 0
 def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
     state = b.state
     if state.window is not None:
-        raise RuleViolation("window_open", "Wait for the reaction window to close.",
-                            window=state.window.id)
+        raise RuleViolation(
+            "window_open", "Wait for the reaction window to close.", window=state.window.id
+        )
     if seat != state.turn_seat:
         raise RuleViolation("not_your_turn", "It is not your turn.", turn=state.turn_seat)
     if cmd.card not in state.players[seat].hand:
@@ -81,8 +84,9 @@ def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
         counters = tuple(sorted(info.countered_by))
         window_id = f"w{b.state.windows_opened + 1}"
         deadline = now + state.reaction_seconds * 1000
-        b.emit(WindowOpened(window_id, seat, cmd.card, kind, cmd.targets, eligible, counters,
-                            deadline))
+        b.emit(
+            WindowOpened(window_id, seat, cmd.card, kind, cmd.targets, eligible, counters, deadline)
+        )
         return
     rule.resolve(b, play, None)
     end_card(b, seat)
@@ -90,8 +94,11 @@ def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
 
 def _check_fields(cmd: PlayCard, uses: frozenset[str], name: str) -> None:
     """Refuse choices the play does not read, so nothing unchecked enters the record."""
-    given = {"targets": bool(cmd.targets), "player": cmd.player is not None,
-             "own": cmd.own is not None}
+    given = {
+        "targets": bool(cmd.targets),
+        "player": cmd.player is not None,
+        "own": cmd.own is not None,
+    }
     extra = sorted(f for f, present in given.items() if present and f not in uses)
     if extra:
         what = "a discard" if not uses else name
@@ -129,8 +136,12 @@ def _is_past_window(state: GameState, window_id: str) -> bool:
 def _reacting(b: Builder, seat: int, window_id: str, now: int) -> Window:
     window = _open_window(b.state, window_id)
     if now >= window.deadline:
-        raise RuleViolation("window_closed", "The reaction window's deadline has passed.",
-                            window=window.id, reason="deadline")
+        raise RuleViolation(
+            "window_closed",
+            "The reaction window's deadline has passed.",
+            window=window.id,
+            reason="deadline",
+        )
     if seat in window.passed:
         raise RuleViolation("already_passed", "You passed on this window; a pass is final.")
     if seat not in window.eligible:
@@ -148,16 +159,23 @@ def _counter(b: Builder, seat: int, cmd: Counter, now: int) -> None:
         raise RuleViolation("card_not_in_hand", "That card is not in your hand.", card=cmd.card)
     kind = CARD_KIND[cmd.card]
     if kind not in window.counters:
-        raise RuleViolation("not_counterable", f"{KIND_INFO[kind].name} does not answer "
-                            f"{KIND_INFO[Kind(window.kind)].name}.", card=cmd.card,
-                            counters=list(window.counters))
+        raise RuleViolation(
+            "not_counterable",
+            f"{KIND_INFO[kind].name} does not answer {KIND_INFO[Kind(window.kind)].name}.",
+            card=cmd.card,
+            counters=list(window.counters),
+        )
     mobster = None
     if kind is Kind.MOB_POWER:
         choices = mob_power_choices(b.state, window.seat)
         if choices and cmd.mobster not in choices:
             code = "missing_target" if cmd.mobster is None else "illegal_target"
-            raise RuleViolation(code, "Name one of the attacking player's mobsters in front "
-                                "of them.", mobster=cmd.mobster, choices=list(choices))
+            raise RuleViolation(
+                code,
+                "Name one of the attacking player's mobsters in front of them.",
+                mobster=cmd.mobster,
+                choices=list(choices),
+            )
         mobster = cmd.mobster if choices else None
     counter = CounterPlayed(window.id, seat, cmd.card, kind, mobster)
     b.emit(counter, WindowClosed(window.id, "countered"))
@@ -176,8 +194,12 @@ def _pass(b: Builder, seat: int, cmd: Pass, now: int) -> None:
 def _close_window(b: Builder, cmd: CloseWindow, now: int) -> None:
     window = _open_window(b.state, cmd.window)
     if now < window.deadline:
-        raise RuleViolation("window_not_expired", "The window's deadline has not passed.",
-                            deadline=window.deadline, now=now)
+        raise RuleViolation(
+            "window_not_expired",
+            "The window's deadline has not passed.",
+            deadline=window.deadline,
+            now=now,
+        )
     _resolve_uncountered(b, window, "deadline")
 
 

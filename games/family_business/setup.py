@@ -45,8 +45,9 @@ def setup_events(
     options = options or Options()
     specs = _specs(players)
     if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
-        raise RuleViolation("bad_command", "Family Business is for 2 to 6 players.",
-                            players=len(specs))
+        raise RuleViolation(
+            "bad_command", "Family Business is for 2 to 6 players.", players=len(specs)
+        )
     if options.reaction_seconds < 1:
         raise RuleViolation("bad_command", "The reaction window lasts at least one second.")
     if options.advanced:
@@ -63,9 +64,16 @@ def setup_events(
 
     b = Builder(GameState())
     b.emit(
-        GameStarted(RULES_VERSION, tuple(s.name for s in specs), families,
-                    options.reaction_seconds, options.advanced, seed, seed_hash(seed),
-                    tuple(stacked)),
+        GameStarted(
+            RULES_VERSION,
+            tuple(s.name for s in specs),
+            families,
+            options.reaction_seconds,
+            options.advanced,
+            seed,
+            seed_hash(seed),
+            tuple(stacked),
+        ),
         DeckShuffled(tuple(stacked) + rest, "setup"),
     )
     for seat in range(len(specs)):

@@ -95,8 +95,9 @@ def _progress(done: int, total: int, started: float) -> None:
     width = 30
     filled = width * done // total
     rate = done / max(time.perf_counter() - started, 1e-9)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games "
-                     f"({rate:.0f}/s)")
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games ({rate:.0f}/s)"
+    )
     sys.stderr.flush()
 
 
@@ -105,13 +106,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--players", default="2-6", help="a count or a range such as 2-6")
     parser.add_argument("--seed", default="0")
-    parser.add_argument("--bots", default="random,heuristic",
-                        help=f"bots seated in turn, from: {', '.join(BOTS)}")
-    parser.add_argument("--resign", type=float, default=0.001,
-                        help="chance a random bot resigns at a decision")
+    parser.add_argument(
+        "--bots", default="random,heuristic", help=f"bots seated in turn, from: {', '.join(BOTS)}"
+    )
+    parser.add_argument(
+        "--resign", type=float, default=0.001, help="chance a random bot resigns at a decision"
+    )
     parser.add_argument("--no-check", action="store_true", help="skip the invariant checks")
-    parser.add_argument("--quiet", action="store_true",
-                        help="no progress bar (it is shown only on a terminal anyway)")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar (it is shown only on a terminal anyway)",
+    )
     args = parser.parse_args(argv)
 
     counts = _player_counts(args.players)
@@ -158,17 +164,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write("\n")
 
     print(f"games: {args.games} ({args.players} players, bots {args.bots}, seed {args.seed})")
-    print(f"time: {elapsed:.2f} s   games/s: {args.games / elapsed:.1f}   "
-          f"events/s: {total_events / elapsed:.0f}")
-    print(f"events per game: {total_events / max(args.games, 1):.1f}   draws: {draws}   "
-          f"resignations: {resigned}")
+    print(
+        f"time: {elapsed:.2f} s   games/s: {args.games / elapsed:.1f}   "
+        f"events/s: {total_events / elapsed:.0f}"
+    )
+    print(
+        f"events per game: {total_events / max(args.games, 1):.1f}   draws: {draws}   "
+        f"resignations: {resigned}"
+    )
     print("wins by bot: " + ", ".join(f"{k} {v}" for k, v in sorted(wins_by_bot.items())))
     print("winners by seat: " + ", ".join(f"{k}: {v}" for k, v in sorted(winners.items())))
     print("windows closed: " + ", ".join(f"{k} {v}" for k, v in sorted(closes.items())))
     print(f"{'card kind':<22}{'played':>8}{'discarded':>11}{'countered':>11}")
     for info in KINDS:
-        print(f"{info.kind.value:<22}{played[info.kind]:>8}{discarded[info.kind]:>11}"
-              f"{countered[info.kind]:>11}")
+        print(
+            f"{info.kind.value:<22}{played[info.kind]:>8}{discarded[info.kind]:>11}"
+            f"{countered[info.kind]:>11}"
+        )
     unplayed = [i.kind.value for i in KINDS if not played[i.kind] and not countered[i.kind]]
     if unplayed:
         print("never played for effect: " + ", ".join(unplayed))

@@ -28,7 +28,11 @@ def card(card_id: str) -> dict[str, Any]:
 
 
 def mobster(mobster_id: str) -> dict[str, Any]:
-    return {"id": mobster_id, "name": MOBSTER_NAME[mobster_id], "family": MOBSTER_FAMILY[mobster_id]}
+    return {
+        "id": mobster_id,
+        "name": MOBSTER_NAME[mobster_id],
+        "family": MOBSTER_FAMILY[mobster_id],
+    }
 
 
 def sees_hand(viewer: Viewer, seat: int, state: GameState) -> bool:

@@ -161,8 +161,9 @@ def _family_index(family: str) -> int:
 # --- playing a scenario --------------------------------------------------------------------
 
 
-def play(state: GameState, seat: int | None, command: object, now: int = 0
-         ) -> tuple[GameState, tuple[Event, ...]]:
+def play(
+    state: GameState, seat: int | None, command: object, now: int = 0
+) -> tuple[GameState, tuple[Event, ...]]:
     """Decide and fold one command; the state it leaves must keep every invariant."""
     events = decide(state, seat, command, now=now)  # type: ignore[arg-type]
     new = replay(events, state)
@@ -190,15 +191,17 @@ def card_of(state: GameState, seat: int, kind: CardSpec) -> str:
     raise AssertionError(f"seat {seat} holds no {kind}")
 
 
-def play_kind(state: GameState, seat: int, kind: CardSpec, *targets: str, now: int = 0,
-              **fields: object) -> tuple[GameState, tuple[Event, ...]]:
+def play_kind(
+    state: GameState, seat: int, kind: CardSpec, *targets: str, now: int = 0, **fields: object
+) -> tuple[GameState, tuple[Event, ...]]:
     """Play the seat's card of ``kind`` with ``targets`` (and ``player``/``own``/``discard``)."""
     command = PlayCard(card_of(state, seat, kind), tuple(targets), **fields)  # type: ignore[arg-type]
     return play(state, seat, command, now)
 
 
-def counter(state: GameState, seat: int, kind: CardSpec, mobster: str | None = None
-            ) -> tuple[GameState, tuple[Event, ...]]:
+def counter(
+    state: GameState, seat: int, kind: CardSpec, mobster: str | None = None
+) -> tuple[GameState, tuple[Event, ...]]:
     """Answer the open window with the seat's card of ``kind``."""
     assert state.window is not None, "no window is open"
     return play(state, seat, Counter(state.window.id, card_of(state, seat, kind), mobster))

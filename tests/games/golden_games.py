@@ -31,8 +31,14 @@ def summary(state: GameState) -> dict[str, Any]:
         "graveyard": list(state.graveyard),
         "mob_war": state.mob_war,
         "players": [
-            {"seat": p.seat, "family": p.family, "crew": list(p.crew), "hand": list(p.hand),
-             "out": p.out, "resigned": p.resigned}
+            {
+                "seat": p.seat,
+                "family": p.family,
+                "crew": list(p.crew),
+                "hand": list(p.hand),
+                "out": p.out,
+                "resigned": p.resigned,
+            }
             for p in state.players
         ],
         "deck": list(state.deck),

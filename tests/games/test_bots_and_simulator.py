@@ -20,8 +20,13 @@ def _with_hands(state: GameState, hands: dict[int, list[Kind]]) -> GameState:
     for seat, kinds in hands.items():
         cards = []
         for kind in kinds:
-            card = next(c for c in pool if CARD_KIND[c] is kind and c not in cards
-                        and all(c not in t for t in taken.values()))
+            card = next(
+                c
+                for c in pool
+                if CARD_KIND[c] is kind
+                and c not in cards
+                and all(c not in t for t in taken.values())
+            )
             cards.append(card)
         taken[seat] = tuple(cards)
     used = {c for t in taken.values() for c in t}
@@ -50,8 +55,9 @@ def test_heuristic_bot_passes_when_the_contract_is_not_against_it() -> None:
     )
     from games.family_business import evolve
 
-    for event in decide(state, 0, PlayCard(state.players[0].hand[0],
-                                           targets=(state.players[2].crew[0],))):
+    for event in decide(
+        state, 0, PlayCard(state.players[0].hand[0], targets=(state.players[2].crew[0],))
+    ):
         state = evolve(state, event)
     assert isinstance(HeuristicBot().choose(state, 1, Random(0)), Pass)
 
@@ -82,7 +88,9 @@ def test_every_bot_game_ends_with_a_winner_or_a_draw() -> None:
         assert record.state.over and record.state.winners
 
 
-def test_simulator_reports_its_figures_and_no_violations(capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulator_reports_its_figures_and_no_violations(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["--games", "20", "--players", "2-6", "--seed", "t", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "games/s" in out and "events/s" in out

@@ -42,8 +42,11 @@ ALL_COUNTERS = ["FAMILY_INFLUENCE", "MOB_POWER", "FINGER", "SAFE_HOUSE"]
 
 def table(card: str, **kwargs: object):  # type: ignore[no-untyped-def]
     """Three players; seat 0 holds ``card``, seats 1 and 2 hold counters."""
-    hands = {0: [card, "CONTRACT"], 1: ["FAMILY_INFLUENCE", "MOB_POWER"],
-             2: ["FAMILY_INFLUENCE", "FINGER", "SAFE_HOUSE"]}
+    hands = {
+        0: [card, "CONTRACT"],
+        1: ["FAMILY_INFLUENCE", "MOB_POWER"],
+        2: ["FAMILY_INFLUENCE", "FINGER", "SAFE_HOUSE"],
+    }
     return make_state(3, hands=hands, **kwargs)  # type: ignore[arg-type]
 
 
@@ -130,8 +133,10 @@ def test_contract_with_no_counters_opens_no_window_and_resolves_at_once():
     assert state.turn_seat == 1
 
 
-@pytest.mark.parametrize("kind", ["CONTRACT", "CONTRACT_NO_MP", "CONTRACT_NO_FI",
-                                  "CONTRACT_NO_COUNTER", "PRIORITY_CONTRACT"])
+@pytest.mark.parametrize(
+    "kind",
+    ["CONTRACT", "CONTRACT_NO_MP", "CONTRACT_NO_FI", "CONTRACT_NO_COUNTER", "PRIORITY_CONTRACT"],
+)
 def test_contract_refuses_a_target_that_is_not_an_opponents_mobster_in_front_of_them(kind):
     state = make_state(3, hands={0: [kind]}, hit_list=[B[0]], graveyard=[B[1]])
     card = card_of(state, 0, kind)
@@ -217,8 +222,14 @@ def test_double_contract_refuses_targets_that_are_not_two_mobsters_of_one_oppone
     state = make_state(3, hands={0: ["DOUBLE_CONTRACT"]}, hit_list=[B[8]])
     card = card_of(state, 0, "DOUBLE_CONTRACT")
     assert refused(state, 0, PlayCard(card)).code == "missing_target"
-    for targets in [(B[0],), (B[0], C[0]), (B[0], B[0]), (B[0], B[8]), (A[0], A[1]),
-                    (B[0], B[1], B[2])]:
+    for targets in [
+        (B[0],),
+        (B[0], C[0]),
+        (B[0], B[0]),
+        (B[0], B[8]),
+        (A[0], A[1]),
+        (B[0], B[1], B[2]),
+    ]:
         assert refused(state, 0, PlayCard(card, targets)).code == "illegal_target", targets
 
 
@@ -326,8 +337,9 @@ def test_hit_on_the_players_last_mobster_puts_them_out():
 
 
 def test_massacre_eliminates_every_listed_mobster_and_ends_the_war():
-    state = make_state(3, hands={0: ["MASSACRE"], 1: ALL_COUNTERS},
-                       hit_list=[B[0], C[0], A[0]], mob_war=2)
+    state = make_state(
+        3, hands={0: ["MASSACRE"], 1: ALL_COUNTERS}, hit_list=[B[0], C[0], A[0]], mob_war=2
+    )
     state, events = play_kind(state, 0, "MASSACRE")
     assert "WindowOpened" not in types(events)
     assert state.hit_list == ()
@@ -345,8 +357,9 @@ def test_massacre_on_an_empty_hit_list_does_nothing():
 
 
 def test_massacre_wiping_out_a_player_puts_them_out_and_discards_their_hand():
-    state = make_state(3, hands={0: ["MASSACRE"], 1: ["TRUCE", "FINGER"]},
-                       crews={1: 0}, hit_list=[B[0], C[0]])
+    state = make_state(
+        3, hands={0: ["MASSACRE"], 1: ["TRUCE", "FINGER"]}, crews={1: 0}, hit_list=[B[0], C[0]]
+    )
     state, events = play_kind(state, 0, "MASSACRE")
     out = of_type(events, PlayerOut)
     assert [e.seat for e in out] == [1]
@@ -365,8 +378,9 @@ def test_two_players_wiped_out_by_one_massacre_share_a_draw_when_nobody_else_is_
 
 
 def test_two_players_wiped_out_by_one_massacre_leave_the_remaining_player_the_winner():
-    state = make_state(3, hands={0: ["MASSACRE"]}, crews={1: 0, 2: 0},
-                       hit_list=[B[0], C[0], C[1], A[0]])
+    state = make_state(
+        3, hands={0: ["MASSACRE"]}, crews={1: 0, 2: 0}, hit_list=[B[0], C[0], C[1], A[0]]
+    )
     state, events = play_kind(state, 0, "MASSACRE")
     assert state.over
     assert state.winners == (0,)
@@ -395,8 +409,13 @@ def test_double_cross_refuses_anything_but_one_mobster_of_each_opponent():
     state = make_state(3, hands={0: ["DOUBLE_CROSS"]})
     card = card_of(state, 0, "DOUBLE_CROSS")
     assert refused(state, 0, PlayCard(card)).code == "missing_target"
-    for targets in [(B[0],), (B[0], B[1]), (B[0], B[1], C[0]), (B[0], C[0], A[0]),
-                    (B[0], C[0], C[0])]:
+    for targets in [
+        (B[0],),
+        (B[0], B[1]),
+        (B[0], B[1], C[0]),
+        (B[0], C[0], A[0]),
+        (B[0], C[0], C[0]),
+    ]:
         assert refused(state, 0, PlayCard(card, targets)).code == "illegal_target", targets
 
 
@@ -426,8 +445,9 @@ def test_vendetta_takes_every_mobster_of_an_opponent_with_fewer_than_two_in_fron
 
 
 def test_safe_house_protects_only_the_countering_players_mobsters_and_the_war_starts_anyway():
-    state = make_state(3, hands={0: ["VENDETTA"], 1: ["SAFE_HOUSE"], 2: ["CONTRACT"]},
-                       hit_list=[A[8]])
+    state = make_state(
+        3, hands={0: ["VENDETTA"], 1: ["SAFE_HOUSE"], 2: ["CONTRACT"]}, hit_list=[A[8]]
+    )
     state, _ = play_kind(state, 0, "VENDETTA", B[0], C[0], B[1], C[1])
     state, events = counter(state, 1, Kind.SAFE_HOUSE)
     assert of_type(events, MobWarStarted) == [MobWarStarted(2)]
@@ -487,8 +507,7 @@ def test_mob_war_on_an_empty_hit_list_ends_at_once():
 
 
 def test_ambush_starts_a_double_rate_war_that_kills_the_front_two_each_turn():
-    state = make_state(3, hands={0: ["AMBUSH"], 1: ALL_COUNTERS},
-                       hit_list=[B[0], C[0], A[0]])
+    state = make_state(3, hands={0: ["AMBUSH"], 1: ALL_COUNTERS}, hit_list=[B[0], C[0], A[0]])
     state, events = play_kind(state, 0, "AMBUSH")
     assert "WindowOpened" not in types(events)
     assert of_type(events, MobWarStarted) == [MobWarStarted(2)]
@@ -524,8 +543,7 @@ def test_turncoat_swaps_a_mobster_of_the_most_with_a_dead_one_of_the_fewest():
 
 def test_turncoat_counts_listed_mobsters_as_in_play():
     # seat 1 has 4 in front but 6 in play with its 2 listed: it, not seat 0 (5), is the most
-    state = make_state(3, hands={0: ["TURNCOAT"]}, crews={0: 5, 1: 4, 2: 2},
-                       hit_list=[B[7], B[8]])
+    state = make_state(3, hands={0: ["TURNCOAT"]}, crews={0: 5, 1: 4, 2: 2}, hit_list=[B[7], B[8]])
     card = card_of(state, 0, "TURNCOAT")
     assert refused(state, 0, PlayCard(card, (A[0], C[8]))).code == "illegal_target"
     state, _ = play(state, 0, PlayCard(card, (B[7], C[8])))
@@ -533,8 +551,7 @@ def test_turncoat_counts_listed_mobsters_as_in_play():
 
 
 def test_turncoat_returning_mobster_takes_the_leaving_ones_place_on_the_hit_list():
-    state = make_state(3, hands={0: ["TURNCOAT"]}, crews={1: 5, 2: 1},
-                       hit_list=[B[0], A[0], C[0]])
+    state = make_state(3, hands={0: ["TURNCOAT"]}, crews={1: 5, 2: 1}, hit_list=[B[0], A[0], C[0]])
     state, _ = play_kind(state, 0, "TURNCOAT", A[0], C[8])
     assert state.hit_list == (B[0], C[8], C[0])
     assert A[0] in state.graveyard
@@ -674,8 +691,7 @@ def test_intrigue_may_neither_add_nor_remove_mobsters():
     state = make_state(3, hands={0: ["INTRIGUE"]}, hit_list=[A[0], B[0], C[0]])
     card = card_of(state, 0, "INTRIGUE")
     assert refused(state, 0, PlayCard(card)).code == "missing_target"
-    for order in [(C[0], A[0]), (C[0], A[0], B[0], B[1]), (C[0], A[0], A[0]),
-                  (C[0], A[0], B[1])]:
+    for order in [(C[0], A[0]), (C[0], A[0], B[0], B[1]), (C[0], A[0], A[0]), (C[0], A[0], B[1])]:
         assert refused(state, 0, PlayCard(card, order)).code == "illegal_target", order
 
 
@@ -691,8 +707,9 @@ def test_truce_ends_a_mob_war():
 
 
 def test_truce_with_six_listed_restarts_the_war_at_normal_rate():
-    state = make_state(3, hands={0: ["TRUCE"]}, mob_war=2,
-                       hit_list=[B[0], C[0], A[0], B[1], C[1], A[1]])
+    state = make_state(
+        3, hands={0: ["TRUCE"]}, mob_war=2, hit_list=[B[0], C[0], A[0], B[1], C[1], A[1]]
+    )
     state, events = play_kind(state, 0, "TRUCE")
     assert types(events)[1:3] == ["MobWarEnded", "MobWarStarted"]
     assert of_type(events, MobWarStarted) == [MobWarStarted(1)]
@@ -701,8 +718,7 @@ def test_truce_with_six_listed_restarts_the_war_at_normal_rate():
 
 
 def test_truce_with_six_or_fewer_left_and_someone_listed_restarts_the_war_at_normal_rate():
-    state = make_state(2, hands={0: ["TRUCE"]}, crews={0: 3, 1: 2}, hit_list=[B[0]],
-                       mob_war=2)
+    state = make_state(2, hands={0: ["TRUCE"]}, crews={0: 3, 1: 2}, hit_list=[B[0]], mob_war=2)
     state, events = play_kind(state, 0, "TRUCE")
     assert of_type(events, MobWarStarted) == [MobWarStarted(1)]
     assert B[0] in state.graveyard
@@ -716,8 +732,9 @@ def test_truce_without_a_war_has_no_effect():
 
 
 def test_pay_off_removes_all_of_one_players_mobsters_from_the_hit_list():
-    state = make_state(3, hands={0: ["PAY_OFF"], 1: ALL_COUNTERS},
-                       hit_list=[B[0], C[0], B[1], A[0]])
+    state = make_state(
+        3, hands={0: ["PAY_OFF"], 1: ALL_COUNTERS}, hit_list=[B[0], C[0], B[1], A[0]]
+    )
     state, events = play_kind(state, 0, "PAY_OFF", player=1)
     assert "WindowOpened" not in types(events)
     assert state.hit_list == (C[0], A[0])
@@ -740,8 +757,9 @@ def test_pay_off_emptying_the_hit_list_ends_the_war():
 
 
 def test_federal_crackdown_returns_every_listed_mobster_to_its_player_and_ends_the_war():
-    state = make_state(3, hands={0: ["FEDERAL_CRACKDOWN"], 1: ALL_COUNTERS},
-                       hit_list=[B[0], C[0], A[0]], mob_war=2)
+    state = make_state(
+        3, hands={0: ["FEDERAL_CRACKDOWN"], 1: ALL_COUNTERS}, hit_list=[B[0], C[0], A[0]], mob_war=2
+    )
     state, events = play_kind(state, 0, "FEDERAL_CRACKDOWN")
     assert "WindowOpened" not in types(events)
     assert state.hit_list == ()
@@ -766,8 +784,9 @@ def test_a_counter_played_on_its_players_own_turn_is_discarded_with_no_effect(ki
     assert state.turn_seat == 1
 
 
-@pytest.mark.parametrize("kind", ["CONTRACT", "MOB_WAR", "TRUCE", "MASSACRE", "HIT",
-                                  "VENDETTA", "FEDERAL_CRACKDOWN"])
+@pytest.mark.parametrize(
+    "kind", ["CONTRACT", "MOB_WAR", "TRUCE", "MASSACRE", "HIT", "VENDETTA", "FEDERAL_CRACKDOWN"]
+)
 def test_any_card_may_be_discarded_with_no_effect(kind):
     state = make_state(3, hands={0: [kind], 1: ALL_COUNTERS}, hit_list=[B[0]], mob_war=1)
     state, events = play_kind(state, 0, kind, discard=True)
