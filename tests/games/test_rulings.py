@@ -57,8 +57,12 @@ FI, MP = Kind.FAMILY_INFLUENCE, Kind.MOB_POWER
 
 def contract_window(players: int = 3, **kwargs: object) -> GameState:
     """Seat 0 has played a CONTRACT on B[0]; every opponent holds cards and may answer."""
-    hands = {0: ["CONTRACT", "CONTRACT"], 1: ["FAMILY_INFLUENCE", "MOB_POWER"],
-             2: ["FAMILY_INFLUENCE", "TRUCE"], 3: ["FAMILY_INFLUENCE", "INTRIGUE"]}
+    hands = {
+        0: ["CONTRACT", "CONTRACT"],
+        1: ["FAMILY_INFLUENCE", "MOB_POWER"],
+        2: ["FAMILY_INFLUENCE", "TRUCE"],
+        3: ["FAMILY_INFLUENCE", "INTRIGUE"],
+    }
     kwargs.setdefault("hands", {s: h for s, h in hands.items() if s < players})
     state = make_state(players, **kwargs)  # type: ignore[arg-type]
     state, _ = play_kind(state, 0, "CONTRACT", B[0])
@@ -74,7 +78,11 @@ def test_the_game_starts_with_five_cards_each_and_the_first_seat_drawing_to_six(
     assert types(events)[:2] == ["GameStarted", "DeckShuffled"]
     assert of_type(events, DeckShuffled)[0].reason == "setup"
     assert [(e.seat, len(e.cards)) for e in of_type(events, CardsDealt)] == [
-        (0, 5), (1, 5), (2, 5), (3, 5)]
+        (0, 5),
+        (1, 5),
+        (2, 5),
+        (3, 5),
+    ]
     assert of_type(events, TurnStarted) == [TurnStarted(0, 1)]
     assert [(e.seat, len(e.cards)) for e in of_type(events, CardsDrawn)] == [(0, 1)]
     state = initial_state(4, seed="start")
@@ -91,12 +99,16 @@ def test_the_setup_shuffle_follows_the_seed():
 
 
 def test_a_player_draws_until_their_hand_holds_six_at_the_start_of_their_turn():
-    state = make_state(3, hands={0: ["TRUCE"], 1: ["FINGER", "MOB_POWER"]},
-                       deck=["CONTRACT", "HIT", "INTRIGUE", "AMBUSH", "MOB_WAR"])
+    state = make_state(
+        3,
+        hands={0: ["TRUCE"], 1: ["FINGER", "MOB_POWER"]},
+        deck=["CONTRACT", "HIT", "INTRIGUE", "AMBUSH", "MOB_WAR"],
+    )
     state, events = play_kind(state, 0, "TRUCE")
     drawn = of_type(events, CardsDrawn)
     assert [(e.seat, [CARD_KIND[c] for c in e.cards]) for e in drawn] == [
-        (1, [Kind.CONTRACT, Kind.HIT, Kind.INTRIGUE, Kind.AMBUSH])]
+        (1, [Kind.CONTRACT, Kind.HIT, Kind.INTRIGUE, Kind.AMBUSH])
+    ]
     assert len(state.players[1].hand) == 6
     assert CARD_KIND[state.deck[0]] is Kind.MOB_WAR
 
@@ -110,8 +122,13 @@ def test_a_player_with_six_or_more_cards_draws_nothing():
 def test_an_empty_deck_is_replaced_by_the_shuffled_discard_pile_when_a_card_must_be_drawn():
     state = make_state(3, hands={0: ["TRUCE"]}, deck=["HIT", "AMBUSH"], rest="discard")
     state, events = play_kind(state, 0, "TRUCE")
-    assert types(events) == ["CardPlayed", "TurnStarted", "CardsDrawn", "DeckShuffled",
-                             "CardsDrawn"]
+    assert types(events) == [
+        "CardPlayed",
+        "TurnStarted",
+        "CardsDrawn",
+        "DeckShuffled",
+        "CardsDrawn",
+    ]
     first, shuffle, second = events[2:]
     assert [CARD_KIND[c] for c in first.cards] == [Kind.HIT, Kind.AMBUSH]
     assert shuffle.reason == "reshuffle"
@@ -166,8 +183,9 @@ def test_a_played_card_goes_on_the_discard_pile_when_played_and_a_counter_on_top
 
 
 def test_cards_that_list_mobsters_only_target_mobsters_in_front_of_their_owner():
-    state = make_state(3, hands={0: ["CONTRACT", "DOUBLE_CROSS"]}, hit_list=[B[0]],
-                       graveyard=[C[0]])
+    state = make_state(
+        3, hands={0: ["CONTRACT", "DOUBLE_CROSS"]}, hit_list=[B[0]], graveyard=[C[0]]
+    )
     contract = card_of(state, 0, "CONTRACT")
     cross = card_of(state, 0, "DOUBLE_CROSS")
     for target in (B[0], C[0]):  # listed, dead
@@ -183,9 +201,15 @@ def test_only_contracts_lam_and_vendetta_open_a_window():
     from games.family_business.cards import KINDS, Category
 
     opening = {k.kind for k in KINDS if k.category is not Category.COUNTER and k.countered_by}
-    assert opening == {Kind.CONTRACT, Kind.CONTRACT_NO_MP, Kind.CONTRACT_NO_FI,
-                       Kind.PRIORITY_CONTRACT, Kind.DOUBLE_CONTRACT,
-                       Kind.TAKE_IT_ON_THE_LAM, Kind.VENDETTA}
+    assert opening == {
+        Kind.CONTRACT,
+        Kind.CONTRACT_NO_MP,
+        Kind.CONTRACT_NO_FI,
+        Kind.PRIORITY_CONTRACT,
+        Kind.DOUBLE_CONTRACT,
+        Kind.TAKE_IT_ON_THE_LAM,
+        Kind.VENDETTA,
+    }
 
 
 def test_every_opponent_in_the_game_holding_a_card_may_counter_even_if_not_affected():
@@ -217,16 +241,14 @@ def test_a_card_nobody_can_answer_opens_no_window_and_resolves_at_once():
 
 
 def test_the_window_waits_on_an_opponent_holding_no_counter_card():
-    state = contract_window(hands={0: ["CONTRACT"], 1: ["FAMILY_INFLUENCE"],
-                                   2: ["TRUCE", "HIT"]})
+    state = contract_window(hands={0: ["CONTRACT"], 1: ["FAMILY_INFLUENCE"], 2: ["TRUCE", "HIT"]})
     state, _ = play(state, 1, Pass(state.window.id))
     assert state.window is not None
     assert state.window.waiting_on == (2,)
 
 
 def test_nobody_counters_their_own_card():
-    state = contract_window(hands={0: ["CONTRACT", "FAMILY_INFLUENCE"],
-                                   1: ["FAMILY_INFLUENCE"]})
+    state = contract_window(hands={0: ["CONTRACT", "FAMILY_INFLUENCE"], 1: ["FAMILY_INFLUENCE"]})
     err = refused(state, 0, Counter(state.window.id, card_of(state, 0, FI)))
     assert err.code == "not_eligible"
     assert refused(state, 0, Pass(state.window.id)).code == "not_eligible"
@@ -324,8 +346,9 @@ def test_a_counter_by_the_next_seat_gives_it_the_turn_as_usual():
 
 
 def test_the_war_eliminates_the_front_mobster_at_the_start_of_each_turn():
-    state = make_state(3, hands={0: ["TRUCE"], 1: ["INTRIGUE"]},
-                       hit_list=[B[0], C[0], A[0]], mob_war=1)
+    state = make_state(
+        3, hands={0: ["TRUCE"], 1: ["INTRIGUE"]}, hit_list=[B[0], C[0], A[0]], mob_war=1
+    )
     state, events = play_kind(state, 0, "TRUCE", discard=True)
     assert types(events)[1:3] == ["TurnStarted", "MobsterEliminated"]
     assert of_type(events, MobsterEliminated) == [MobsterEliminated(B[0], "mob_war")]
@@ -342,11 +365,23 @@ def test_the_war_at_double_rate_eliminates_the_front_two_at_the_start_of_each_tu
 
 
 def test_a_player_eliminated_at_the_start_of_their_own_turn_passes_it_on_and_the_war_strikes_again():
-    state = make_state(3, hands={0: ["TRUCE"], 1: ["FINGER", "MOB_POWER"]}, crews={1: 0},
-                       hit_list=[B[0], C[0], A[0]], mob_war=1)
+    state = make_state(
+        3,
+        hands={0: ["TRUCE"], 1: ["FINGER", "MOB_POWER"]},
+        crews={1: 0},
+        hit_list=[B[0], C[0], A[0]],
+        mob_war=1,
+    )
     state, events = play_kind(state, 0, "TRUCE", discard=True)
-    assert types(events) == ["CardPlayed", "TurnStarted", "MobsterEliminated", "PlayerOut",
-                             "TurnStarted", "MobsterEliminated", "CardsDrawn"]
+    assert types(events) == [
+        "CardPlayed",
+        "TurnStarted",
+        "MobsterEliminated",
+        "PlayerOut",
+        "TurnStarted",
+        "MobsterEliminated",
+        "CardsDrawn",
+    ]
     assert [e.seat for e in of_type(events, TurnStarted)] == [1, 2]
     assert [e.mobster for e in of_type(events, MobsterEliminated)] == [B[0], C[0]]
     assert len(of_type(events, PlayerOut)[0].discarded) == 2
@@ -355,8 +390,9 @@ def test_a_player_eliminated_at_the_start_of_their_own_turn_passes_it_on_and_the
 
 
 def test_a_player_whose_last_mobster_dies_on_another_players_turn_is_out_at_once():
-    state = make_state(3, hands={0: ["TRUCE"], 2: ["FINGER"]}, crews={2: 0},
-                       hit_list=[C[0], A[0]], mob_war=1)
+    state = make_state(
+        3, hands={0: ["TRUCE"], 2: ["FINGER"]}, crews={2: 0}, hit_list=[C[0], A[0]], mob_war=1
+    )
     state, events = play_kind(state, 0, "TRUCE", discard=True)
     assert [e.seat for e in of_type(events, PlayerOut)] == [2]
     assert state.players[2].out and state.players[2].hand == ()
@@ -369,8 +405,12 @@ def test_a_war_starts_when_the_hit_list_reaches_six():
     state = make_state(3, hands={0: ["CONTRACT_NO_COUNTER"]}, hit_list=five)
     assert state.mob_war == 0
     state, events = play_kind(state, 0, "CONTRACT_NO_COUNTER", B[2])
-    assert types(events)[1:5] == ["MobsterListed", "MobWarStarted", "TurnStarted",
-                                  "MobsterEliminated"]
+    assert types(events)[1:5] == [
+        "MobsterListed",
+        "MobWarStarted",
+        "TurnStarted",
+        "MobsterEliminated",
+    ]
     assert of_type(events, MobWarStarted) == [MobWarStarted(1)]
     assert state.hit_list == (C[0], A[0], B[1], C[1], B[2])
 
@@ -411,29 +451,34 @@ def test_a_hit_that_kills_the_last_listed_mobster_and_lists_its_own_leaves_the_w
     state, events = play_kind(state, 0, "HIT", B[0], own=A[0])
     assert types(events).index("MobWarEnded") > types(events).index("TurnStarted")
     # the war never paused: it kills A[0] at the start of seat 1's turn, then ends
-    assert of_type(events, MobsterEliminated) == [MobsterEliminated(B[0], "hit"),
-                                                  MobsterEliminated(A[0], "mob_war")]
+    assert of_type(events, MobsterEliminated) == [
+        MobsterEliminated(B[0], "hit"),
+        MobsterEliminated(A[0], "mob_war"),
+    ]
     assert state.mob_war == 0
 
 
 def test_the_war_checks_wait_until_a_card_and_its_counter_have_resolved():
     # a DOUBLE CONTRACT countered by MOB POWER lists two mobsters, the sixth and seventh
-    state = make_state(3, hands={0: ["DOUBLE_CONTRACT"], 1: ["MOB_POWER"]},
-                       hit_list=[C[0], C[1], C[2], C[3], C[4]])
+    state = make_state(
+        3, hands={0: ["DOUBLE_CONTRACT"], 1: ["MOB_POWER"]}, hit_list=[C[0], C[1], C[2], C[3], C[4]]
+    )
     state, _ = play_kind(state, 0, "DOUBLE_CONTRACT", B[0], B[1])
     state, events = counter(state, 1, MP, A[0])
     assert types(events).count("MobWarStarted") == 1
     kinds = types(events)
-    assert kinds.index("MobWarStarted") > max(i for i, t in enumerate(kinds)
-                                              if t == "MobsterListed")
+    assert kinds.index("MobWarStarted") > max(
+        i for i, t in enumerate(kinds) if t == "MobsterListed"
+    )
 
 
 # --- End -------------------------------------------------------------------------------------
 
 
 def test_the_last_player_with_mobsters_in_play_wins():
-    state = make_state(2, hands={0: ["TRUCE"], 1: ["FINGER"]}, crews={1: 0},
-                       hit_list=[B[0], A[0]], mob_war=1)
+    state = make_state(
+        2, hands={0: ["TRUCE"], 1: ["FINGER"]}, crews={1: 0}, hit_list=[B[0], A[0]], mob_war=1
+    )
     state, events = play_kind(state, 0, "TRUCE", discard=True)
     assert of_type(events, GameEnded) == [GameEnded((0,), state.seed)]
     assert state.over and state.winners == (0,)
@@ -441,27 +486,35 @@ def test_the_last_player_with_mobsters_in_play_wins():
 
 
 def test_a_player_with_only_listed_mobsters_is_still_in_the_game():
-    state = make_state(2, hands={0: ["TRUCE"]}, crews={1: 0}, hit_list=[A[0], B[0], B[1]],
-                       mob_war=1)
+    state = make_state(
+        2, hands={0: ["TRUCE"]}, crews={1: 0}, hit_list=[A[0], B[0], B[1]], mob_war=1
+    )
     state, _ = play_kind(state, 0, "TRUCE", discard=True)
     assert not state.over
     assert state.turn_seat == 1 and state.hit_list == (B[0], B[1])
 
 
 def test_players_whose_last_mobsters_die_in_the_same_step_share_a_draw():
-    state = make_state(2, hands={0: ["TRUCE"]}, crews={0: 0, 1: 0}, hit_list=[A[0], B[0]],
-                       mob_war=2)
+    state = make_state(
+        2, hands={0: ["TRUCE"]}, crews={0: 0, 1: 0}, hit_list=[A[0], B[0]], mob_war=2
+    )
     state, _ = play_kind(state, 0, "TRUCE", discard=True)
     assert state.over and state.winners == (0, 1)
 
 
 def test_the_game_over_refuses_every_command():
-    state = make_state(2, hands={0: ["TRUCE"], 1: ["FINGER"]}, crews={1: 0},
-                       hit_list=[B[0], A[0]], mob_war=1)
+    state = make_state(
+        2, hands={0: ["TRUCE"], 1: ["FINGER"]}, crews={1: 0}, hit_list=[B[0], A[0]], mob_war=1
+    )
     state, _ = play_kind(state, 0, "TRUCE", discard=True)
     assert state.over
-    for seat, command in [(0, PlayCard("c01")), (1, PlayCard("c01")), (0, Resign()),
-                          (0, Pass("w1")), (None, CloseWindow("w1"))]:
+    for seat, command in [
+        (0, PlayCard("c01")),
+        (1, PlayCard("c01")),
+        (0, Resign()),
+        (0, Pass("w1")),
+        (None, CloseWindow("w1")),
+    ]:
         assert refused(state, seat, command).code == "game_over"
 
 
@@ -525,8 +578,9 @@ def test_a_pending_target_no_longer_in_play_when_the_card_resolves_is_skipped():
 
 
 def test_a_resign_that_empties_the_hit_list_during_a_window_ends_the_war():
-    state = make_state(3, hands={0: ["CONTRACT"], 1: ["FINGER"], 2: ["FINGER"]},
-                       hit_list=[B[0]], mob_war=1)
+    state = make_state(
+        3, hands={0: ["CONTRACT"], 1: ["FINGER"], 2: ["FINGER"]}, hit_list=[B[0]], mob_war=1
+    )
     state, _ = play_kind(state, 0, "CONTRACT", C[0])
     state, events = play(state, 1, Resign())
     assert of_type(events, MobWarEnded) == [MobWarEnded("hit_list_empty")]
@@ -602,8 +656,12 @@ def test_a_refused_command_changes_nothing_and_records_no_event():
     state = contract_window()
     before = state
     snapshot = repr(state)
-    for seat, command in [(1, PlayCard(card_of(state, 1, FI))), (1, Pass("w9")),
-                          (0, Pass(state.window.id)), (None, CloseWindow(state.window.id))]:
+    for seat, command in [
+        (1, PlayCard(card_of(state, 1, FI))),
+        (1, Pass("w9")),
+        (0, Pass(state.window.id)),
+        (None, CloseWindow(state.window.id)),
+    ]:
         with pytest.raises(RuleViolation):
             decide(state, seat, command, now=0)
     assert state == before and repr(state) == snapshot
