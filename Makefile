@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.requirements.stamp
 # Runs a command with DATABASE_URL / CELERY_BROKER_URL set: yours if exported,
 # otherwise the embedded PostgreSQL / Redis (started or reused, see fbservice/embedded.py).
 EMBED  := $(PY) -m fbservice.embedded exec --
-HOST   ?= 127.0.0.1
+RUN_HOST ?= 127.0.0.1
 PORT   ?= 8000
 # mypy targets that exist so far (the rules engine lands in games/ separately).
 MYPY_PATHS = $(wildcard games/core.py games/family_business fbservice/embedded.py fbservice/devserver.py)
@@ -32,8 +32,8 @@ migrate: $(STAMP)
 	$(EMBED) $(PY) manage.py migrate --noinput
 
 run: migrate
-	@echo "Starting fbservice on http://$(HOST):$(PORT)/ (Ctrl-C stops web, worker and beat)"
-	$(EMBED) $(PY) -m fbservice.devserver --host $(HOST) --port $(PORT)
+	@echo "Starting fbservice on http://$(RUN_HOST):$(PORT)/ (Ctrl-C stops web, worker and beat)"
+	$(EMBED) $(PY) -m fbservice.devserver --host $(RUN_HOST) --port $(PORT)
 
 test: $(STAMP)
 	$(EMBED) $(PY) -m pytest $(PYTEST_ARGS)

@@ -358,7 +358,11 @@ def stop_redis() -> None:
         if pidfile.exists():
             _log("stopping Redis")
             with contextlib.suppress(ValueError, ProcessLookupError):
-                os.kill(int(pidfile.read_text().strip()), signal.SIGTERM)
+                pid = int(pidfile.read_text().strip())
+                os.kill(pid, signal.SIGTERM)
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and _processes_in(folder, {"redis-server"}):
+                    time.sleep(0.1)
         _kill_leftovers(folder, {"redis-server"})
         _redis_socket().unlink(missing_ok=True)
 
