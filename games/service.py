@@ -374,6 +374,9 @@ def close_window(
     run_bots: bool = True,
 ) -> CommandOutcome | None:
     """Close ``window_id`` as the system if it is still open and overdue; idempotent."""
+    now = clock_ms() if now is None else now
+    if now < deadline:
+        return None  # not due: refusing it under the derived id would block the real close
     command_id = derived_command_id(game_id, f"close:{window_id}:{deadline}")
     try:
         return game_command_execute(

@@ -67,6 +67,13 @@ def _short(event: dict[str, Any]) -> dict[str, Any]:
 
 def verify_record(record: dict[str, Any]) -> Report:
     """Check ``record``; the report lists the first divergence, if any."""
+    try:
+        return _verify(record)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return Report(problems=[f"malformed record: {type(exc).__name__}: {exc}"])
+
+
+def _verify(record: dict[str, Any]) -> Report:
     report = Report()
     if record.get("format") != RECORD_FORMAT:
         report.problems.append(f"unknown record format {record.get('format')!r}")
