@@ -64,9 +64,12 @@ def test_the_database_refuses_to_change_or_delete_history(statement: str) -> Non
         now_ms=0,
         outcome="accepted",
     )
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute(statement)
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement)
     assert StoredEvent.objects.filter(stream_id=stream).get().payload == {"n": 0, "tag": "x"}
 
 
@@ -74,10 +77,13 @@ def test_the_database_refuses_to_change_or_delete_history(statement: str) -> Non
 @pytest.mark.parametrize("table", ["events_storedevent", "events_commandrecord"])
 def test_the_database_refuses_to_truncate_history(table: str) -> None:
     append(stream_id=uuid.uuid4(), expected_version=0, events=_events(1), actor="system")
-    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL fbservice.allow_truncate = 'off'")
-            cursor.execute(f"TRUNCATE {table}")
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("SET LOCAL fbservice.allow_truncate = 'off'")
+        cursor.execute(f"TRUNCATE {table}")
     assert StoredEvent.objects.exists()
 
 
