@@ -59,7 +59,8 @@ def legal_commands(
     options: list[Option] = []
     hand = state.players[seat].hand
     if window is not None:
-        if seat in window.waiting_on:
+        due = now is not None and now >= window.deadline  # late reactions are refused
+        if seat in window.waiting_on and not due:
             for card in hand:
                 kind = CARD_KIND[card]
                 if kind in window.counters:

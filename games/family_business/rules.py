@@ -166,6 +166,8 @@ def _counter(b: Builder, seat: int, cmd: Counter, now: int) -> None:
             counters=list(window.counters),
         )
     mobster = None
+    if kind is not Kind.MOB_POWER and cmd.mobster is not None:
+        raise RuleViolation("bad_command", "Only MOB POWER names a mobster.", fields=["mobster"])
     if kind is Kind.MOB_POWER:
         choices = mob_power_choices(b.state, window.seat)
         if choices and cmd.mobster not in choices:
