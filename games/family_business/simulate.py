@@ -24,7 +24,7 @@ from .events import CardPlayed, CounterPlayed, Event, PlayerResigned, WindowClos
 from .evolve import evolve, replay
 from .invariants import violations
 from .rules import SYSTEM, decide
-from .setup import initial_state, setup_events
+from .setup import setup_events
 from .state import GameState
 
 STEP_LIMIT = 20_000  # far beyond any real game; a stuck game is a bug
@@ -192,6 +192,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-
-
-__all__ = ["GameRecord", "initial_state", "main", "play_game"]

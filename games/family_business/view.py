@@ -10,15 +10,12 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, Literal
 
-from .cards import CARD_KIND, FAMILY_BY_ID, KIND_INFO, MOBSTER_FAMILY, MOBSTER_NAME, Kind
+from .cards import CARD_KIND, FAMILY_BY_ID, KIND_INFO, MOBSTER_FAMILY, MOBSTER_NAME
 from .events import CardsDealt, CardsDrawn, DeckShuffled, Event, GameEnded, GameStarted
 from .legal import awaiting, legal_commands
 from .state import GameState
 
 Viewer = int | Literal["spectator", "staff"]
-
-# Ability cards will add their reconstructed text here; the base game has none.
-RECONSTRUCTED: frozenset[str] = frozenset()
 
 
 def card(card_id: str) -> dict[str, Any]:
@@ -123,7 +120,3 @@ def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dic
         data["cards"] = None
         data["count"] = len(event.cards)
     return data
-
-
-def describe_kind(kind: str) -> str:
-    return KIND_INFO[Kind(kind)].name
