@@ -1,7 +1,39 @@
-from django.urls import path
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import views
+from api import auth_views, game_views, table_views, views
+
+v1 = [
+    path("auth/register", auth_views.RegisterView.as_view(), name="register"),
+    path("auth/token", auth_views.TokenView.as_view(), name="token"),
+    path("auth/session", auth_views.SessionView.as_view(), name="session"),
+    path("auth/me", auth_views.MeView.as_view(), name="me"),
+    path("tables", table_views.TableListView.as_view(), name="tables"),
+    path("tables/<str:table_id>", table_views.TableDetailView.as_view(), name="table"),
+    path("tables/<str:table_id>/join", table_views.TableJoinView.as_view(), name="table-join"),
+    path("tables/<str:table_id>/leave", table_views.TableLeaveView.as_view(), name="table-leave"),
+    path("tables/<str:table_id>/bots", table_views.TableBotView.as_view(), name="table-bots"),
+    path("tables/<str:table_id>/start", table_views.TableStartView.as_view(), name="table-start"),
+    path("games/<str:game_id>", game_views.GameView.as_view(), name="game"),
+    path("games/<str:game_id>/commands", game_views.CommandView.as_view(), name="game-commands"),
+    path("games/<str:game_id>/resign", game_views.ResignView.as_view(), name="game-resign"),
+    path("games/<str:game_id>/undo", game_views.UndoView.as_view(), name="game-undo"),
+    path("games/<str:game_id>/events", game_views.FeedView.as_view(), name="game-events"),
+    path(
+        "games/<str:game_id>/events/stream",
+        game_views.FeedStreamView.as_view(),
+        name="game-events-stream",
+    ),
+    path("games/<str:game_id>/replay", game_views.ReplayView.as_view(), name="game-replay"),
+    path("games/<str:game_id>/audit", game_views.AuditView.as_view(), name="game-audit"),
+    path("games/<str:game_id>/export", game_views.ExportView.as_view(), name="game-export"),
+    path("schema", SpectacularAPIView.as_view(), name="schema"),
+    path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # Anything else under /api/v1/ is a 404 in the API's envelope, not an HTML page.
+    re_path(r"^.*$", views.NotFoundView.as_view(), name="not-found"),
+]
 
 urlpatterns = [
     path("healthz", views.HealthView.as_view(), name="healthz"),
+    path("api/v1/", include((v1, "api"), namespace="api")),
 ]

@@ -105,6 +105,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "games",
     "events",
     "api",
@@ -193,13 +196,47 @@ STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Per-user rate of game commands (POST .../commands, /undo, /resign) and per-client rate of
+# the sign-up and sign-in endpoints: "N/s", "N/min", "N/hour" or "N/day". Counted in the
+# default cache (per process unless CACHES names a shared one).
+FB_COMMAND_RATE = os.environ.get("FB_COMMAND_RATE", "600/min")
+FB_AUTH_RATE = os.environ.get("FB_AUTH_RATE", "60/min")
+# Longest long-poll wait of the event feed, and the lifetime and heartbeat of its
+# server-sent-events stream, in seconds.
+FB_FEED_MAX_WAIT = envint("FB_FEED_MAX_WAIT", 25)
+FB_SSE_LIFETIME = envint("FB_SSE_LIFETIME", 60)
+FB_SSE_HEARTBEAT = envint("FB_SSE_HEARTBEAT", 15)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first: an unauthenticated request then gets 401 with WWW-Authenticate.
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {"commands": FB_COMMAND_RATE, "auth": FB_AUTH_RATE},
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "fbservice API",
+    "DESCRIPTION": "Event-sourced server for the card game Family Business. See docs/api.md.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TableStatusEnum": ["open", "started", "finished"],
+        "HealthStatusEnum": ["ok", "degraded"],
+    },
 }
 
 if not DEBUG:

@@ -1,0 +1,169 @@
+"""Sign-up, tokens for API clients, sessions for the browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate, get_user_model, login, logout
+from django.db import transaction
+from django.middleware.csrf import get_token
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.authentication import CSRFCheck
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import schema
+from api.base import ApiView
+from api.errors import ApiError
+from api.serializers import (
+    CredentialsSerializer,
+    RegisteredSerializer,
+    RegisterSerializer,
+    SessionSerializer,
+    TokenSerializer,
+    UserSerializer,
+)
+from api.throttles import AuthRateThrottle
+
+
+def user_document(user: Any) -> dict[str, Any] | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return {"id": user.pk, "username": user.get_username(), "is_staff": bool(user.is_staff)}
+
+
+def _authenticate(request: Request) -> Any:
+    body = CredentialsSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    user = authenticate(
+        request._request,
+        username=body.validated_data["username"],
+        password=body.validated_data["password"],
+    )
+    if user is None:
+        raise ApiError("invalid_credentials")
+    return user
+
+
+class RegisterView(ApiView):
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    throttle_classes = (AuthRateThrottle,)
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Create an account; returns its API token",
+        request=RegisterSerializer,
+        responses={201: RegisteredSerializer, **schema.errors(400, 429)},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        body = RegisterSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(
+                username=body.validated_data["username"],
+                password=body.validated_data["password"],
+            )
+            token = Token.objects.create(user=user)
+        return Response(
+            {"token": token.key, "user": user_document(user)}, status=status.HTTP_201_CREATED
+        )
+
+
+class TokenView(ApiView):
+    """POST: sign in for an API token (open to all). DELETE: revoke your token."""
+
+    def get_permissions(self):  # type: ignore[no-untyped-def]
+        return [AllowAny()] if self.request.method == "POST" else super().get_permissions()
+
+    def get_throttles(self):  # type: ignore[no-untyped-def]
+        return [AuthRateThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Exchange a username and password for an API token",
+        description="Send the token as `Authorization: Token <token>` on every request.",
+        request=CredentialsSerializer,
+        responses={200: TokenSerializer, **schema.errors(400, 429)},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        user = _authenticate(request)
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Revoke your API token (every client using it is signed out)",
+        request=None,
+        responses={204: None, **schema.errors(401)},
+    )
+    def delete(self, request: Request) -> Response:
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SessionView(ApiView):
+    """Session sign-in for the browser. GET sets the CSRF cookie and returns the token;
+    POST (signing in) checks it too, so no other site can sign a browser in."""
+
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        tags=["auth"],
+        summary="The signed-in user (or null) and a CSRF token; sets the csrftoken cookie",
+        responses={200: SessionSerializer},
+        auth=[],
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"user": user_document(request.user), "csrf_token": get_token(request)})
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Sign in with a session cookie (browser); needs the X-CSRFToken header",
+        request=CredentialsSerializer,
+        responses={200: SessionSerializer, **schema.errors(400, 403, 429)},
+        auth=[],
+    )
+    def post(self, request: Request) -> Response:
+        self._enforce_csrf(request)
+        user = _authenticate(request)
+        login(request._request, user)
+        return Response({"user": user_document(user), "csrf_token": get_token(request)})
+
+    @extend_schema(
+        tags=["auth"],
+        summary="Sign out of the session",
+        request=None,
+        responses={204: None, **schema.errors(401, 403)},
+    )
+    def delete(self, request: Request) -> Response:
+        if not request.user.is_authenticated:
+            raise ApiError("not_authenticated")
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def get_throttles(self):  # type: ignore[no-untyped-def]
+        return [AuthRateThrottle()] if self.request.method == "POST" else []
+
+    @staticmethod
+    def _enforce_csrf(request: Request) -> None:
+        check = CSRFCheck(lambda req: None)  # type: ignore[arg-type,return-value]
+        check.process_request(request._request)
+        reason = check.process_view(request._request, None, (), {})  # type: ignore[arg-type]
+        if reason:
+            raise ApiError("csrf_failed", f"CSRF Failed: {reason}")
+
+
+class MeView(ApiView):
+    @extend_schema(
+        tags=["auth"],
+        summary="The signed-in user",
+        responses={200: UserSerializer, **schema.errors(401)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(user_document(request.user))

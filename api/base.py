@@ -1,0 +1,54 @@
+"""What every API view shares: the request id, the idempotency key, request metadata."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from django.http import HttpRequest
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.errors import ApiError
+
+REQUEST_ID_HEADER = "X-Request-ID"
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=-]{1,128}$")
+
+
+def request_id(request: Request | HttpRequest) -> str:
+    """The client's ``X-Request-ID`` if it is sane, else a new one; fixed per request."""
+    raw: HttpRequest = getattr(request, "_request", request)
+    cached = getattr(raw, "fb_request_id", None)
+    if cached is None:
+        given = raw.headers.get(REQUEST_ID_HEADER, "")
+        cached = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+        raw.fb_request_id = cached  # type: ignore[attr-defined]
+    return str(cached)
+
+
+def request_metadata(request: Request) -> dict[str, Any]:
+    """Stored with each command and event: which request, from where."""
+    return {"request_id": request_id(request), "ip": request.META.get("REMOTE_ADDR")}
+
+
+def idempotency_key(request: Request) -> uuid.UUID:
+    raw = request.headers.get("Idempotency-Key")
+    if raw is None or not raw.strip():
+        raise ApiError("idempotency_key_required")
+    try:
+        return uuid.UUID(raw.strip())
+    except ValueError:
+        raise ApiError("bad_idempotency_key") from None
+
+
+class ApiView(APIView):
+    """An APIView that echoes the request id on every response, errors included."""
+
+    def finalize_response(
+        self, request: Request, response: Response, *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response[REQUEST_ID_HEADER] = request_id(request)
+        return response

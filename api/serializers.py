@@ -1,0 +1,218 @@
+"""Request bodies and query strings. Strict: JSON types are checked (``"4"`` is not a
+number, ``1`` is not a boolean) and unknown fields are refused, so client bugs surface as
+400 ``invalid`` with ``extra.fields`` instead of being ignored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from games.family_business import CARD_KIND
+from games.models import Table
+
+CARD_IDS = sorted(CARD_KIND)
+BOT_KINDS = ["heuristic", "random"]
+
+
+class StrictIntegerField(serializers.IntegerField):
+    default_error_messages = {"invalid": "A whole number is required."}
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class StrictBooleanField(serializers.BooleanField):
+    default_error_messages = {"invalid": "true or false is required."}
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    default_error_messages = {"invalid": "A string is required."}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(self.initial_data, dict):
+            unknown = sorted(set(self.initial_data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        return attrs
+
+
+# --- auth --------------------------------------------------------------------------------
+
+
+class CredentialsSerializer(StrictSerializer):
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, trim_whitespace=False, style={"input_type": "pw"})
+
+
+class RegisterSerializer(CredentialsSerializer):
+    def validate_username(self, value: str) -> str:
+        user_model = get_user_model()
+        field = user_model._meta.get_field(user_model.USERNAME_FIELD)
+        try:
+            field.run_validators(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(list(exc.messages)) from exc
+        if user_model._default_manager.filter(**{f"{user_model.USERNAME_FIELD}__iexact": value}):
+            raise serializers.ValidationError("That username is taken.")
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        user_model = get_user_model()
+        candidate = user_model(**{user_model.USERNAME_FIELD: attrs["username"]})
+        try:
+            password_validation.validate_password(attrs["password"], candidate)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from exc
+        return attrs
+
+
+class UserSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    is_staff = serializers.BooleanField()
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class RegisteredSerializer(serializers.Serializer):
+    token = serializers.CharField()
+    user = UserSerializer()
+
+
+class SessionSerializer(serializers.Serializer):
+    user = UserSerializer(allow_null=True)
+    csrf_token = serializers.CharField(help_text="Send it back as the X-CSRFToken header.")
+
+
+# --- tables ------------------------------------------------------------------------------
+
+
+class TableCreateSerializer(StrictSerializer):
+    mode = serializers.ChoiceField(choices=Table.Mode.values, default=Table.Mode.CASUAL)
+    seats = StrictIntegerField(min_value=2, max_value=6, default=4)
+    reaction_seconds = StrictIntegerField(min_value=1, max_value=300, required=False)
+    undo = serializers.ChoiceField(
+        choices=Table.Undo.values,
+        required=False,
+        help_text="Default: own_last on casual tables, off otherwise (only casual allows it).",
+    )
+    spectator_delay = StrictIntegerField(min_value=0, max_value=10_000, default=0)
+    seed = StrictCharField(max_length=128, required=False, help_text="Sandbox tables only (staff).")
+    stacked_deck = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARD_IDS),
+        required=False,
+        max_length=56,
+        help_text="Sandbox tables only (staff): card ids put on top of the deck, in order.",
+    )
+    join = StrictBooleanField(default=True, help_text="Take a seat at the new table.")
+    position = StrictIntegerField(
+        min_value=0, max_value=5, required=False, help_text="The seat to take when joining."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs = super().validate(attrs)
+        deck = attrs.get("stacked_deck") or []
+        if len(set(deck)) != len(deck):
+            raise serializers.ValidationError({"stacked_deck": ["Each card at most once."]})
+        position = attrs.get("position")
+        if position is not None and position >= attrs["seats"]:
+            raise serializers.ValidationError({"position": ["No such seat at this table."]})
+        attrs.setdefault("reaction_seconds", settings.FB_REACTION_SECONDS)
+        return attrs
+
+
+class JoinSerializer(StrictSerializer):
+    position = StrictIntegerField(min_value=0, max_value=5, required=False, allow_null=True)
+    name = StrictCharField(max_length=60, required=False, allow_blank=True)
+
+
+class AddBotSerializer(StrictSerializer):
+    kind = serializers.ChoiceField(choices=BOT_KINDS, default="heuristic")
+    position = StrictIntegerField(min_value=0, max_value=5, required=False, allow_null=True)
+
+
+class TableListQuerySerializer(serializers.Serializer):
+    mine = serializers.BooleanField(
+        default=False, help_text="Your tables (seated or created), any status."
+    )
+    status = serializers.ChoiceField(choices=Table.Status.values, required=False)
+    limit = serializers.IntegerField(min_value=1, max_value=200, default=100)
+
+
+# --- games -------------------------------------------------------------------------------
+
+
+class CommandRequestSerializer(StrictSerializer):
+    command = serializers.JSONField(
+        help_text='An engine command, e.g. {"type": "play", "card": "c07", "targets": '
+        '["bugs-moran"]}; see docs/rules.md#commands.'
+    )
+    expected_version = StrictIntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="Refuse with 409 stale_version unless the game is at this version "
+        "(counters and passes are guarded by their window instead).",
+    )
+    seat = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Optional. The seat is always the one you hold; any other is 403.",
+    )
+
+    def validate_command(self, value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("A command is a JSON object with a 'type'.")
+        return value
+
+
+class FeedQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, default=0, help_text="Events with seq > after.")
+    wait = serializers.FloatField(
+        min_value=0,
+        default=0,
+        help_text="Long-poll: wait up to this many seconds (max 25) for a new event.",
+    )
+    limit = serializers.IntegerField(min_value=1, max_value=1000, default=500)
+
+    def validate_wait(self, value: float) -> float:  # the limit is a setting
+        if value > settings.FB_FEED_MAX_WAIT:
+            raise serializers.ValidationError(
+                f"Ensure this value is less than or equal to {settings.FB_FEED_MAX_WAIT}."
+            )
+        return value
+
+
+class StreamQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0, default=0, help_text="Start after this seq (Last-Event-ID wins)."
+    )
+
+
+class ReplayQuerySerializer(serializers.Serializer):
+    at = serializers.IntegerField(
+        min_value=1, required=False, help_text="Sequence number; default the latest."
+    )

@@ -1,0 +1,179 @@
+"""The lobby over HTTP: create, list, show, join, leave, add bots, start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from api import schema
+from api.base import ApiView
+from api.errors import ApiError
+from api.serializers import (
+    AddBotSerializer,
+    JoinSerializer,
+    TableCreateSerializer,
+    TableListQuerySerializer,
+)
+from api.viewers import Access, access_for, game_document, parse_game_id, table_document
+from games import lobby, selectors
+from games.models import Table
+from games.service import clock_ms, game_read
+
+TABLE_ID = OpenApiParameter(
+    "table_id", type=str, location=OpenApiParameter.PATH, description="The table's UUID."
+)
+
+
+def _table(request: Request, table_id: str) -> Access:
+    return access_for(parse_game_id(table_id), request.user)
+
+
+def _fresh(access: Access, request: Request) -> dict[str, Any]:
+    return table_document(selectors.table_detail(access.table.id), request.user)
+
+
+class TableListView(ApiView):
+    @extend_schema(
+        tags=["tables"],
+        summary="Open tables, or your own",
+        operation_id="tables_list",
+        parameters=[TableListQuerySerializer],
+        responses={200: schema.TableListSerializer, **schema.errors(400, 401)},
+    )
+    def get(self, request: Request) -> Response:
+        query = TableListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
+        if params["mine"]:
+            tables = selectors.tables_of_user(
+                user=request.user, status=params.get("status"), limit=params["limit"]
+            )
+        elif params.get("status", Table.Status.OPEN) == Table.Status.OPEN:
+            tables = selectors.tables_open(limit=params["limit"])
+        else:
+            raise ApiError(
+                "invalid",
+                "Only open tables are listed for everyone; add mine=true for your own.",
+                fields={"status": ["Use mine=true for tables that are not open."]},
+            )
+        return Response({"tables": [table_document(t, request.user) for t in tables]})
+
+    @extend_schema(
+        tags=["tables"],
+        summary="Create a table (and take a seat at it unless join is false)",
+        description="Sandbox tables (a given `seed`, a `stacked_deck`) are for staff only.",
+        request=TableCreateSerializer,
+        responses={201: schema.TableSerializer, **schema.errors(400, 401, 403, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        body = TableCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        if data["mode"] == Table.Mode.SANDBOX and not request.user.is_staff:
+            raise ApiError("forbidden", "Sandbox tables are for staff only.")
+        join = data.pop("join")
+        position = data.pop("position", None)
+        with transaction.atomic():
+            table = lobby.table_create(created_by=request.user, **data)
+            if join:
+                lobby.seat_join(table_id=table.id, user=request.user, position=position)
+        return Response(
+            table_document(selectors.table_detail(table.id), request.user),
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class TableDetailView(ApiView):
+    @extend_schema(
+        tags=["tables"],
+        summary="A table and its seats",
+        parameters=[TABLE_ID],
+        responses={200: schema.TableSerializer, **schema.errors(401, 404)},
+    )
+    def get(self, request: Request, table_id: str) -> Response:
+        access = _table(request, table_id)
+        return Response(table_document(access.table, request.user))
+
+
+class TableJoinView(ApiView):
+    @extend_schema(
+        tags=["tables"],
+        summary="Take a seat (the first free one, or `position`)",
+        parameters=[TABLE_ID],
+        request=JoinSerializer,
+        responses={201: schema.TableSerializer, **schema.errors(400, 401, 404, 409)},
+    )
+    def post(self, request: Request, table_id: str) -> Response:
+        access = _table(request, table_id)
+        body = JoinSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        lobby.seat_join(
+            table_id=access.table.id,
+            user=request.user,
+            position=body.validated_data.get("position"),
+            name=body.validated_data.get("name", ""),
+        )
+        return Response(_fresh(access, request), status=status.HTTP_201_CREATED)
+
+
+class TableLeaveView(ApiView):
+    @extend_schema(
+        tags=["tables"],
+        summary="Give up your seat before the game starts",
+        parameters=[TABLE_ID],
+        request=None,
+        responses={200: schema.TableSerializer, **schema.errors(401, 404, 409)},
+    )
+    def post(self, request: Request, table_id: str) -> Response:
+        access = _table(request, table_id)
+        lobby.seat_leave(table_id=access.table.id, user=request.user)
+        return Response(_fresh(access, request))
+
+
+class TableBotView(ApiView):
+    @extend_schema(
+        tags=["tables"],
+        summary="Seat a bot (the table's creator or staff)",
+        parameters=[TABLE_ID],
+        request=AddBotSerializer,
+        responses={201: schema.TableSerializer, **schema.errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, table_id: str) -> Response:
+        access = _table(request, table_id)
+        if not (access.staff or access.table.created_by_id == request.user.pk):
+            raise ApiError("forbidden", "Only the table's creator may seat bots.")
+        body = AddBotSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        lobby.seat_add_bot(
+            table_id=access.table.id,
+            bot=body.validated_data["kind"],
+            position=body.validated_data.get("position"),
+        )
+        return Response(_fresh(access, request), status=status.HTTP_201_CREATED)
+
+
+class TableStartView(ApiView):
+    @extend_schema(
+        tags=["tables"],
+        summary="Deal and start (the creator, any seated player, or staff)",
+        description="Every seat must be filled. Returns your view of the new game.",
+        parameters=[TABLE_ID],
+        request=None,
+        responses={200: schema.GameDocumentSerializer, **schema.errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, table_id: str) -> Response:
+        access = _table(request, table_id)
+        allowed = (
+            access.staff or access.seat is not None or access.table.created_by_id == request.user.pk
+        )
+        if not allowed:
+            raise ApiError("forbidden", "Only the creator or a seated player may start the table.")
+        lobby.table_start(table_id=access.table.id, actor=f"user:{request.user.pk}")
+        loaded = game_read(game_id=access.table.id)
+        started = access_for(access.table.id, request.user)
+        return Response(game_document(started, loaded, now=clock_ms()))
