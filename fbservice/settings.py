@@ -45,6 +45,16 @@ def envint(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
 
 
+def envfloat(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, got {value!r}") from None
+
+
 def envsecret(name: str, default: str = "") -> str:
     """NAME from the environment, or the contents of the file named by NAME_FILE."""
     path = os.environ.get(f"{name}_FILE")
@@ -162,8 +172,34 @@ if not CELERY_BROKER_URL:
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# The queue tasks are sent to and workers consume. The timer tests give each run its own,
+# so they never steal (or feed) the tasks of a developer's `make run` worker.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# A task is acknowledged after it ran, not when received: a worker killed while holding a
+# (countdown) task leaves it to be delivered again. Every task here is idempotent.
 CELERY_TASK_ACKS_LATE = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A pool process that dies mid-task (OOM, SIGKILL) gets its task re-queued, not acked.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Each process reserves one ready task at a time: a killed worker strands few of them
+# (countdown tasks are held apart from this limit; Celery raises the QoS for them).
+CELERY_WORKER_PREFETCH_MULTIPLIER = envint("CELERY_WORKER_PREFETCH_MULTIPLIER", 1)
+CELERY_TASK_IGNORE_RESULT = True
+# Timer tasks never wait longer than this in a worker's hands: a longer wait is split
+# into countdowns of at most this length (the task re-schedules itself for the rest).
+FB_MAX_COUNTDOWN_SECONDS = envint("FB_MAX_COUNTDOWN_SECONDS", 600)
+# Redis (not RabbitMQ) re-delivers a task that was received but not acknowledged once
+# `visibility_timeout` seconds have passed, to whichever worker asks next, even when the
+# worker holding it is alive and merely waiting for its countdown: with a visibility timeout
+# shorter than a countdown, a live worker runs the task twice (harmless here, closing is
+# idempotent, but noisy). So it must exceed the longest countdown (FB_MAX_COUNTDOWN_SECONDS).
+# The price: tasks held by a killed worker come back only after this long, which is why
+# the sweeper below, not re-delivery, is what guarantees timers on Redis. RabbitMQ ignores
+# it (it re-delivers a dead consumer's unacked messages at once).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": max(
+        envint("FB_REDIS_VISIBILITY_TIMEOUT", 7200), 2 * FB_MAX_COUNTDOWN_SECONDS
+    )
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / ".local" / "celerybeat-schedule")
@@ -177,6 +213,25 @@ HEALTH_BROKER_TIMEOUT = float(os.environ.get("HEALTH_BROKER_TIMEOUT", "1.5"))
 FB_REACTION_SECONDS = envint("FB_REACTION_SECONDS", 10)
 # Store a state snapshot every N events of a game.
 FB_SNAPSHOT_EVERY = envint("FB_SNAPSHOT_EVERY", 50)
+# Bots: true runs them in the request, right after each command (tests, scripts); false
+# (the default) has a Celery task make each bot move after FB_BOT_THINK_SECONDS.
+FB_BOTS_INLINE = envbool("FB_BOTS_INLINE", False)
+FB_BOT_THINK_SECONDS = envfloat("FB_BOT_THINK_SECONDS", 1.0)
+# Whether the service schedules Celery tasks at all (window closes, bot moves, turn
+# timeouts). Only tests turn it off; reads, commands and the sweeper still close windows.
+FB_SCHEDULE_TASKS = envbool("FB_SCHEDULE_TASKS", True)
+# The sweeper (Celery beat) runs every FB_SWEEP_SECONDS and does what a lost task did not:
+# closes windows, plays timed-out turns and moves bots overdue by FB_SWEEP_GRACE_SECONDS.
+FB_SWEEP_SECONDS = envfloat("FB_SWEEP_SECONDS", 2.0)
+FB_SWEEP_GRACE_SECONDS = envfloat("FB_SWEEP_GRACE_SECONDS", 1.0)
+CELERY_BEAT_SCHEDULE = {
+    "fb-sweep": {
+        "task": "games.tasks.sweep",
+        "schedule": FB_SWEEP_SECONDS,
+        # A sweep that waited longer than one interval is redundant: the next one is due.
+        "options": {"expires": max(FB_SWEEP_SECONDS, 1.0)},
+    },
+}
 
 # --------------------------------------------------------------------------- the rest
 

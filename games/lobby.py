@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -17,7 +19,17 @@ from games.errors import ServiceError
 from games.family_business import Options, PlayerSpec
 from games.family_business.errors import RuleViolation
 from games.models import Seat, Table
-from games.service import SYSTEM, bots_play, clock_ms, derived_command_id, to_new_event
+from games.service import (
+    SYSTEM,
+    after_append,
+    bots_inline,
+    bots_play,
+    clock_ms,
+    derived_command_id,
+    to_new_event,
+)
+
+MAX_TURN_SECONDS = 600
 
 
 def table_create(
@@ -32,7 +44,12 @@ def table_create(
     seed: str | None = None,
     stacked_deck: Sequence[str] = (),
     game: str = "family_business",
+    turn_seconds: int = 0,
+    turn_action: str = Table.TurnAction.DISCARD,
 ) -> Table:
+    """A new open table. ``turn_seconds`` (0: no limit, else 1 to 600) is how long a human
+    seat has to play its card before the system plays for it, as ``turn_action`` says:
+    ``discard`` (a card with no effect) or ``bot`` (the heuristic bot's choice)."""
     definition = get_game(game)
     if not definition.min_players <= seats <= definition.max_players:
         raise ServiceError(
@@ -55,6 +72,18 @@ def table_create(
         raise ServiceError(
             "bad_options", "The advanced rules are not available yet.", field="advanced"
         )
+    if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
+        raise ServiceError(
+            "bad_options",
+            f"A turn lasts 1 to {MAX_TURN_SECONDS} seconds (0: no limit).",
+            field="turn_seconds",
+        )
+    if turn_action not in Table.TurnAction.values:
+        raise ServiceError(
+            "bad_options",
+            "A timed-out turn is played as 'discard' or 'bot'.",
+            field="turn_action",
+        )
     if undo is None:
         undo = Table.Undo.OWN_LAST if mode == Table.Mode.CASUAL else Table.Undo.OFF
     if undo not in Table.Undo.values:
@@ -68,6 +97,8 @@ def table_create(
         undo=undo,
         spectator_delay=spectator_delay,
         stacked_deck=list(stacked_deck),
+        turn_seconds=turn_seconds,
+        turn_action=turn_action,
         created_by=created_by,
     )
     if seed is not None:
@@ -138,8 +169,11 @@ def seat_leave(*, table_id: uuid.UUID, user: AbstractBaseUser) -> None:
             raise ServiceError("not_seated", "You have no seat at this table.")
 
 
-def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool = True) -> Table:
-    """Deal: append the setup events (GameStarted, shuffle, deal, first turn)."""
+def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool | None = None) -> Table:
+    """Deal: append the setup events (GameStarted, shuffle, deal, first turn).
+
+    Bot seats then play: in this thread when ``run_bots`` is true (or, when it is None, if
+    the FB_BOTS_INLINE setting is); otherwise through Celery tasks scheduled on commit."""
     with transaction.atomic():
         table = _open_table(table_id)
         seats = list(table.seat_set.select_related("user").order_by("position"))
@@ -163,6 +197,7 @@ def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool = Tr
         except RuleViolation as exc:
             raise ServiceError("bad_options", exc.message, **exc.data) from exc
         command_id = derived_command_id(table.id, "start")
+        now = clock_ms()
         rows = append(
             stream_id=table.id,
             expected_version=0,
@@ -176,7 +211,7 @@ def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool = Tr
             actor=actor,
             seat=None,
             command={"type": "start"},
-            now_ms=clock_ms(),
+            now_ms=now,
             outcome=CommandRecord.ACCEPTED,
             first_seq=rows[0].seq,
             last_seq=rows[-1].seq,
@@ -184,7 +219,13 @@ def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool = Tr
         table.status = Table.Status.STARTED
         table.started_at = timezone.now()
         table.save(update_fields=["status", "started_at"])
-    if run_bots:
+        state = definition.empty_state()
+        for event in events:
+            state = definition.evolve(state, event)
+        inline = settings.FB_BOTS_INLINE if run_bots is None else run_bots
+        with bots_inline() if inline else contextlib.nullcontext():
+            after_append(table, definition, definition.empty_state(), state, rows[-1].seq, now)
+    if inline:
         bots_play(game_id=table.id)
     return table
 

@@ -30,6 +30,10 @@ class Table(models.Model):
         OFF = "off"
         OWN_LAST = "own_last"  # a seat may take back its latest command if nobody acted since
 
+    class TurnAction(models.TextChoices):
+        DISCARD = "discard"  # a timed-out seat discards one card, with no effect
+        BOT = "bot"  # a timed-out seat plays what the heuristic bot would
+
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     game = models.CharField(max_length=40, default="family_business")
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.CASUAL)
@@ -41,6 +45,11 @@ class Table(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     seed = models.CharField(max_length=128, default=new_seed)  # secret until the game ends
     stacked_deck = models.JSONField(default=list, blank=True)  # sandbox only
+    # A human seat's time to play its card (0: no limit); then the system plays for it.
+    turn_seconds = models.PositiveIntegerField(default=0)
+    turn_action = models.CharField(
+        max_length=10, choices=TurnAction.choices, default=TurnAction.DISCARD
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -104,3 +113,46 @@ class Seat(models.Model):
         if self.user is not None:
             return str(self.user.get_username())
         return f"{self.bot.title()} bot {self.position + 1}"
+
+
+class GameClock(models.Model):
+    """What each started game is waiting for, and until when: a projection of its events
+    (plus the table's turn limit), upserted in the same transaction as every append, so the
+    sweeper finds overdue games with an index scan instead of loading every game.
+
+    Not history: rows change freely. A missing or stale row only delays a timer (reads and
+    commands close an overdue window themselves); it can never cause a wrong move, because
+    every timer action is checked against the game itself."""
+
+    game = models.OneToOneField(
+        Table, primary_key=True, on_delete=models.CASCADE, related_name="clock"
+    )
+    version = models.PositiveIntegerField(default=0)  # the stream's version when written
+    window_id = models.CharField(max_length=40, blank=True)
+    window_deadline_ms = models.BigIntegerField(null=True, blank=True)
+    turn_key = models.CharField(max_length=60, blank=True)  # which turn the deadline is for
+    turn_deadline_ms = models.BigIntegerField(null=True, blank=True)  # human seats only
+    bot_due_ms = models.BigIntegerField(null=True, blank=True)  # a bot seat should act by
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["window_deadline_ms"],
+                name="clock_window_due",
+                condition=models.Q(window_deadline_ms__isnull=False),
+            ),
+            models.Index(
+                fields=["turn_deadline_ms"],
+                name="clock_turn_due",
+                condition=models.Q(turn_deadline_ms__isnull=False),
+            ),
+            models.Index(
+                fields=["bot_due_ms"],
+                name="clock_bot_due",
+                condition=models.Q(bot_due_ms__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"clock of {self.game_id}"

@@ -8,14 +8,17 @@ longer legal.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import logging
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from events.models import CommandRecord, Snapshot, StoredEvent
 from events.store import (
@@ -31,6 +34,8 @@ from games.core import GameDefinition, get_game
 from games.errors import ServiceError
 from games.family_business.errors import RuleViolation
 from games.models import Table
+
+log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8
 BOT_STEP_LIMIT = 100_000
@@ -281,6 +286,7 @@ def game_command_execute(
                     deadline=overdue.deadline,
                     now=clock(),
                     run_bots=False,
+                    by="command",
                 )
         else:
             raise ServiceError("busy", "The game is too busy right now; retry the command.")
@@ -301,7 +307,7 @@ def game_command_execute(
         raise error
     if outcome is None:  # unreachable: the loop either breaks with one or raises
         raise ServiceError("busy", "The game is too busy right now; retry the command.")
-    if run_bots:
+    if run_bots and settings.FB_BOTS_INLINE:
         bots_play(game_id=table.id)
     return outcome
 
@@ -362,6 +368,7 @@ def _decide_and_append(
         _maybe_snapshot(loaded, state, loaded.version, last)
         if getattr(state, "over", False) and table.status != Table.Status.FINISHED:
             Table.objects.filter(id=table.id).update(status=Table.Status.FINISHED)
+        after_append(table, definition, loaded.state, state, last, now)
     return CommandOutcome(table.id, command_id, first, last, replayed=False)
 
 
@@ -372,8 +379,14 @@ def close_window(
     deadline: int,
     now: int | None = None,
     run_bots: bool = True,
+    by: str = "read",
 ) -> CommandOutcome | None:
-    """Close ``window_id`` as the system if it is still open and overdue; idempotent."""
+    """Close ``window_id`` as the system if it is still open and overdue; idempotent.
+
+    Its command id is derived from the window and its deadline, so however many closers
+    race (the timer task, a re-delivered copy, the sweeper, readers), one close is appended
+    and the others get its stored outcome. ``by`` (``task``, ``sweeper``, ``read``,
+    ``command``) is recorded in the command's metadata: who got there first."""
     now = clock_ms() if now is None else now
     if now < deadline:
         return None  # not due: refusing it under the derived id would block the real close
@@ -387,6 +400,7 @@ def close_window(
             command_id=command_id,
             now=now,
             run_bots=run_bots,
+            metadata={"by": by, "deadline": deadline},
         )
     except RuleViolation:
         return None  # already closed, or not yet due: nothing to do
@@ -405,36 +419,217 @@ def game_read(*, game_id: uuid.UUID, now: int | None = None) -> LoadedGame:
 
 # --- bots --------------------------------------------------------------------------------
 
+# True while ``bots_play`` drives the bots in this thread: no bot_move task is scheduled.
+_BOTS_INLINE: contextvars.ContextVar[bool] = contextvars.ContextVar("bots_inline", default=False)
+
+
+@contextlib.contextmanager
+def bots_inline() -> Iterator[None]:
+    token = _BOTS_INLINE.set(True)
+    try:
+        yield
+    finally:
+        _BOTS_INLINE.reset(token)
+
+
+def bot_seats(table: Table) -> dict[int, str]:
+    return {s.position: s.bot for s in table.seat_set.all() if s.bot}
+
 
 def bots_play(*, game_id: uuid.UUID, limit: int = BOT_STEP_LIMIT) -> int:
-    """Let bot seats act while the game waits on one of them. Returns the commands made."""
+    """Let bot seats act while the game waits on one of them, in this thread (the inline
+    mode, ``FB_BOTS_INLINE``, and scripts). Returns the commands made."""
     made = 0
     table = table_get(game_id)
-    bot_seats = {s.position: s.bot for s in table.seat_set.all() if s.bot}
-    if not bot_seats:
+    if not bot_seats(table):
         return 0
-    definition = get_game(table.game)
-    for _ in range(limit):
-        loaded = game_load(game_id=game_id, table=table)
-        due = [s for s in definition.awaiting(loaded.state) if s in bot_seats]
-        if not due:
-            break
-        seat = due[0]
-        bot = definition.bots[bot_seats[seat]]()
-        rng = definition.bot_rng(f"{game_id}:{seat}", loaded.state, seat)
-        choice = bot.choose(loaded.state, seat, rng)
-        if choice is None:
-            break
-        game_command_execute(
+    with bots_inline():
+        for _ in range(limit):
+            if bot_move(game_id=game_id, table=table) is None:
+                break
+            made += 1
+    return made
+
+
+def bot_move(
+    *, game_id: uuid.UUID, version: int | None = None, table: Table | None = None
+) -> CommandOutcome | None:
+    """One move of the first bot seat the game is waiting on, at ``version`` (None: the
+    current one). Nothing when the game has moved past ``version`` (whoever moved it
+    scheduled the next bot move), waits on no bot, or the bot lets a window run out.
+
+    The command id is ``bot:<seat>:<version>``: a duplicate task makes no second move."""
+    table = table or table_get(game_id)
+    seats = bot_seats(table)
+    if not seats:
+        return None
+    loaded = game_load(game_id=game_id, table=table)
+    if version is not None and version != loaded.version:
+        return None
+    definition = loaded.definition
+    due = [s for s in definition.awaiting(loaded.state) if s in seats]
+    if not due:
+        return None
+    seat = due[0]
+    bot = definition.bots[seats[seat]]()
+    rng = definition.bot_rng(f"{game_id}:{seat}", loaded.state, seat)
+    choice = bot.choose(loaded.state, seat, rng)
+    if choice is None:
+        return None
+    return game_command_execute(
+        game_id=game_id,
+        seat=seat,
+        actor=f"bot:{seat}",
+        command=definition.encode_command(choice),
+        command_id=derived_command_id(game_id, f"bot:{seat}:{loaded.version}"),
+        run_bots=False,
+    )
+
+
+# --- timers: the clock projection and the tasks that keep time ---------------------------
+
+_CLOCK_UPSERT = """
+INSERT INTO games_gameclock AS c
+    (game_id, version, window_id, window_deadline_ms, turn_key, turn_deadline_ms,
+     bot_due_ms, updated_at)
+VALUES (%s, %s, %s, %s, %s, %s, %s, now())
+ON CONFLICT (game_id) DO UPDATE SET
+    version = EXCLUDED.version,
+    window_id = EXCLUDED.window_id,
+    window_deadline_ms = EXCLUDED.window_deadline_ms,
+    -- the same turn keeps the deadline it started with (an undo, a resign elsewhere)
+    turn_deadline_ms = CASE
+        WHEN c.turn_key = EXCLUDED.turn_key AND EXCLUDED.turn_key <> ''
+        THEN c.turn_deadline_ms ELSE EXCLUDED.turn_deadline_ms END,
+    turn_key = EXCLUDED.turn_key,
+    bot_due_ms = EXCLUDED.bot_due_ms,
+    updated_at = EXCLUDED.updated_at
+RETURNING turn_deadline_ms
+"""
+
+
+def turn_key(state: Any, seat: int) -> str:
+    """Names one turn of ``seat``; a window in the turn starts a new key (and clock)."""
+    return f"{getattr(state, 'turn', 0)}:{seat}:{getattr(state, 'windows_opened', 0)}"
+
+
+def after_append(
+    table: Table,
+    definition: GameDefinition,
+    before: Any,
+    state: Any,
+    version: int,
+    now: int,
+    bots: dict[int, str] | None = None,
+) -> None:
+    """In the transaction that appended up to ``version`` (leaving ``state``): upsert the
+    game's clock row, and on commit schedule what the new state waits for: the close of a
+    window it opened, a bot's move, a human turn's deadline."""
+    bots = bot_seats(table) if bots is None else bots
+    over = bool(getattr(state, "over", False))
+    window = None if over else getattr(state, "window", None)
+    awaiting = () if over else definition.awaiting(state)
+    think_ms = int(settings.FB_BOT_THINK_SECONDS * 1000)
+    bot_due = now + think_ms if any(s in bots for s in awaiting) else None
+    key, turn_deadline = "", None
+    if window is None and len(awaiting) == 1 and awaiting[0] not in bots:
+        key = turn_key(state, awaiting[0])
+        if table.turn_seconds:
+            turn_deadline = now + table.turn_seconds * 1000
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _CLOCK_UPSERT,
+            [
+                table.id,
+                version,
+                window.id if window is not None else "",
+                window.deadline if window is not None else None,
+                key,
+                turn_deadline,
+                bot_due,
+            ],
+        )
+        stored_turn_deadline = cursor.fetchone()[0]
+    if not settings.FB_SCHEDULE_TASKS:
+        return
+    old_window = getattr(before, "window", None)
+    opened = window is not None and (old_window is None or old_window.id != window.id)
+    jobs: list[tuple[str, list[Any], float]] = []
+    if opened:
+        jobs.append(("close_window", [str(table.id), window.id, window.deadline], 0.0))
+    if bot_due is not None and not settings.FB_BOTS_INLINE and not _BOTS_INLINE.get():
+        jobs.append(("bot_move", [str(table.id), version], settings.FB_BOT_THINK_SECONDS))
+    if turn_deadline is not None and stored_turn_deadline == turn_deadline:  # a new turn
+        jobs.append(("turn_timeout", [str(table.id), key, turn_deadline], 0.0))
+    if jobs:
+        transaction.on_commit(lambda: _schedule(jobs))
+
+
+def _schedule(jobs: list[tuple[str, list[Any], float]]) -> None:
+    """After commit: send the tasks. A broker that is down costs a delay, not the command:
+    the sweeper (and any read) catches up from the clock table."""
+    from games import tasks  # here, not at the top: games.tasks imports this module
+
+    for name, args, delay in jobs:
+        try:
+            tasks.schedule(name, args, delay)
+        except Exception:
+            log.exception("could not schedule %s%s; the sweeper will catch up", name, args)
+
+
+def turn_timeout(
+    *, game_id: uuid.UUID, key: str, deadline: int, now: int | None = None, by: str = "task"
+) -> CommandOutcome | None:
+    """Play for the human seat whose turn ``key`` ran past ``deadline`` (the table's
+    ``turn_action``: discard a card with no effect, or the heuristic bot's choice), as the
+    system, with metadata ``timeout: true``. Idempotent: the command id is derived from the
+    turn; nothing happens if the turn is over or the deadline is not yet reached."""
+    now = clock_ms() if now is None else now
+    if now < deadline:
+        return None
+    table = table_get(game_id)
+    if not table.turn_seconds or table.status != Table.Status.STARTED:
+        return None
+    loaded = game_load(game_id=game_id, table=table)
+    definition = loaded.definition
+    state = loaded.state
+    awaiting = definition.awaiting(state)
+    if getattr(state, "window", None) is not None or len(awaiting) != 1:
+        return None
+    seat = awaiting[0]
+    if turn_key(state, seat) != key or seat in bot_seats(table):
+        return None
+    command = _timeout_command(table, definition, state, seat)
+    if command is None:
+        return None
+    try:
+        return game_command_execute(
             game_id=game_id,
             seat=seat,
-            actor=f"bot:{seat}",
-            command=definition.encode_command(choice),
-            command_id=derived_command_id(game_id, f"bot:{seat}:{loaded.version}"),
-            run_bots=False,
+            actor=SYSTEM,
+            command=command,
+            command_id=derived_command_id(game_id, f"timeout:{key}"),
+            now=now,
+            metadata={"timeout": True, "by": by, "deadline": deadline},
         )
-        made += 1
-    return made
+    except (RuleViolation, ServiceError) as exc:
+        log.info("turn timeout %s of %s not played: %s", key, game_id, exc)
+        return None
+
+
+def _timeout_command(
+    table: Table, definition: GameDefinition, state: Any, seat: int
+) -> dict[str, Any] | None:
+    if table.turn_action == Table.TurnAction.DISCARD:
+        # The first card in hand, played with no effect (Family Business's ``discard``
+        # option; a game without one falls back to its heuristic bot).
+        for option in definition.legal_commands(state, seat):
+            if option.command == "discard":
+                return {"type": "play", "card": option.card, "discard": True}
+    bot = definition.bots.get("heuristic") or next(iter(definition.bots.values()))
+    rng = definition.bot_rng(f"{table.id}:{seat}:timeout", state, seat)
+    choice = bot().choose(state, seat, rng)
+    return None if choice is None else definition.encode_command(choice)
 
 
 # --- undo --------------------------------------------------------------------------------
@@ -497,7 +692,12 @@ def _undo(
             .order_by("-last_seq")
             .first()
         )
-        if last is None or last.command.get("type") == "undo" or last.seat is None:
+        if (
+            last is None
+            or last.command.get("type") == "undo"
+            or last.seat is None
+            or last.actor == SYSTEM  # a turn timeout is not the seat's to take back
+        ):
             raise ServiceError("nothing_to_undo", "There is no command to take back.")
         if last.seat != seat:
             raise ServiceError("other_seat_acted", "Another seat has acted since.", seat=last.seat)
@@ -539,5 +739,7 @@ def _undo(
         )
         # Snapshots inside the undone range no longer describe the game: drop the cache.
         Snapshot.objects.filter(stream_id=table.id, version__gte=last.first_seq).delete()
+        after = game_load(game_id=table.id, table=table)
+        after_append(table, definition, loaded.state, after.state, after.version, clock_ms())
     seq = rows[0].seq
     return CommandOutcome(table.id, command_id, seq, seq, replayed=False)

@@ -9,6 +9,15 @@ pytest-django creates and drops the test database. Tests of the pure rules engin
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _bots_inline_and_no_timer_tasks(settings):
+    """Most tests drive games synchronously: bots move inside the command that hands them
+    the turn (FB_BOTS_INLINE), and no Celery task is sent. tests/timers/ turns both back
+    to production behaviour for its real worker."""
+    settings.FB_BOTS_INLINE = True
+    settings.FB_SCHEDULE_TASKS = False
+
+
 @pytest.fixture
 def fast_password_hashing(settings):
     """Django's default hasher is deliberately slow; tests that hash passwords use MD5."""

@@ -34,7 +34,7 @@ class Command(BaseCommand):
             for i in range(options["players"]):
                 seat_add_bot(table_id=table.id, bot=kinds[i % len(kinds)])
             started = time.perf_counter()
-            table_start(table_id=table.id)
+            table_start(table_id=table.id, run_bots=True)
         except ServiceError as exc:
             raise CommandError(f"{exc.code}: {exc.message}") from exc
         elapsed = time.perf_counter() - started
