@@ -107,7 +107,7 @@ class GameView(ApiView):
     def get(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id)
         loaded = game_read(game_id=access.table.id)
-        return Response(game_document(refreshed(access), loaded, now=clock_ms()))
+        return Response(game_document(refreshed(access, loaded), loaded, now=clock_ms()))
 
 
 class CommandView(ApiView):
@@ -213,13 +213,16 @@ def wait_for_events(access: Access, *, after: int, seconds: float, deadline: int
     Polls the stream's latest seq (one indexed query) every POLL_SECONDS, and closes the
     reaction window when its deadline passes, so waiting clients hear of that too."""
     until = time.monotonic() + seconds
+    seen = selectors.stream_version(access.table.id)
     while (remaining := until - time.monotonic()) > 0:
         time.sleep(min(POLL_SECONDS, remaining))
         if deadline is not None and clock_ms() >= deadline:
             deadline = _window_deadline(game_read(game_id=access.table.id))
         version = selectors.stream_version(access.table.id)
-        if refreshed(access).visible(version) > after:
-            return
+        if version != seen:
+            seen, access = version, refreshed(access)  # the game may have ended
+            if access.visible(version) > after:
+                return
 
 
 class FeedView(ApiView):
@@ -238,7 +241,7 @@ class FeedView(ApiView):
         query.is_valid(raise_exception=True)
         after, wait, limit = (query.validated_data[k] for k in ("after", "wait", "limit"))
         loaded = game_read(game_id=access.table.id)
-        access = refreshed(access)
+        access = refreshed(access, loaded)
         if wait > 0 and access.visible(loaded.version) <= after:
             wait_for_events(access, after=after, seconds=wait, deadline=_window_deadline(loaded))
             access = refreshed(access)

@@ -19,7 +19,6 @@ from events.models import StoredEvent
 from events.store import UNDONE, iso
 from games import selectors
 from games.core import GameDefinition, get_game
-from games.lobby import table_summary
 from games.models import Table
 from games.service import LoadedGame, from_row, game_load
 
@@ -85,8 +84,11 @@ def access_for(game_id: uuid.UUID, user: AbstractBaseUser | AnonymousUser) -> Ac
     return Access(table=table, user=user, seat=selectors.seat_of(table, user))
 
 
-def refreshed(access: Access) -> Access:
-    """The same caller, with the table re-read (its status may have changed)."""
+def refreshed(access: Access, loaded: LoadedGame | None = None) -> Access:
+    """The same caller, with the table re-read (its status may have changed). Given the
+    game just loaded, only re-read when the game has ended since the table was read."""
+    if loaded is not None and (access.finished or not getattr(loaded.state, "over", False)):
+        return access
     return access_for(access.table.id, access.user)
 
 
@@ -95,9 +97,20 @@ def refreshed(access: Access) -> Access:
 
 def table_document(table: Table, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
     """A table as anyone signed in may see it: never its seed or stacked deck."""
-    summary = table_summary(table)
     return {
-        **summary,
+        "id": str(table.id),
+        "game": table.game,
+        "mode": table.mode,
+        "status": table.status,
+        "seats": [
+            {
+                "position": s.position,
+                "name": s.display_name,
+                "bot": s.bot or None,
+                "user": s.user_id,
+            }
+            for s in table.seat_set.all()  # prefetched in position order (games.selectors)
+        ],
         "size": table.seats,
         "reaction_seconds": table.reaction_seconds,
         "undo": table.undo,

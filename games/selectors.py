@@ -10,12 +10,12 @@ import uuid
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from events.models import CommandRecord, StoredEvent
 from events.store import stream_version
 from games.errors import ServiceError
-from games.models import Table
+from games.models import Seat, Table
 
 __all__ = [
     "commands_of",
@@ -29,14 +29,18 @@ __all__ = [
 
 
 def _tables() -> QuerySet[Table]:
-    return Table.objects.select_related("created_by").prefetch_related("seat_set__user")
+    seats = Seat.objects.select_related("user").order_by("position")
+    return Table.objects.prefetch_related(Prefetch("seat_set", queryset=seats))
 
 
 def table_detail(table_id: uuid.UUID) -> Table:
     """The table with its seats and their users (one query each)."""
-    table = _tables().filter(id=table_id).first()
-    if table is None:
-        raise ServiceError("game_not_found", "No table or game has that id.", game=str(table_id))
+    try:
+        table = _tables().get(id=table_id)
+    except Table.DoesNotExist:
+        raise ServiceError(
+            "game_not_found", "No table or game has that id.", game=str(table_id)
+        ) from None
     return table
 
 
