@@ -7,8 +7,8 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol
 
-from .cards import CARD_KIND, CONTRACTS, KIND_INFO, MOBSTER_FAMILY, Category, Kind
-from .commands import Command, Pass, PlayCard, Resign
+from .cards import ABILITIES, CARD_KIND, CONTRACTS, KIND_INFO, MOBSTER_FAMILY, Category, Kind
+from .commands import Command, Draw, EndTurn, Pass, PlayCard, Resign, Unforgiving, UseButcher
 from .legal import Option, concretize, legal_commands
 from .plays import PLAYS, opponent_crews
 from .state import GameState
@@ -43,6 +43,11 @@ class RandomBot:
             return None
         if self.resign and rng.random() < self.resign:
             return Resign()
+        if state.window is not None and state.window.decision:
+            # Advanced rules: any option of the pending decision, or let its deadline pass.
+            if rng.random() < self.silence:
+                return None
+            return concretize(state, seat, rng.choice(options), rng)
         if state.window is not None:
             if rng.random() < self.silence:
                 return None
@@ -56,7 +61,12 @@ class RandomBot:
 
 
 # How much a heuristic player values keeping a card (higher: discard it last).
-_KEEP: dict[Category, int] = {Category.COUNTER: 3, Category.RESCUE: 2, Category.ATTACK: 1}
+_KEEP: dict[Category, int] = {
+    Category.ABILITY: 4,
+    Category.COUNTER: 3,
+    Category.RESCUE: 2,
+    Category.ATTACK: 1,
+}
 
 
 class HeuristicBot:
@@ -68,9 +78,46 @@ class HeuristicBot:
         options = legal_commands(state, seat)
         if not options:
             return None
+        if state.window is not None and state.window.decision:
+            return self._decide(state, seat, options, rng)
         if state.window is not None:
             return self._react(state, seat, options, rng)
         return self._play(state, seat, options, rng)
+
+    # --- advanced rules: pending decisions ----------------------------------------------
+
+    def _decide(
+        self, state: GameState, seat: int, options: tuple[Option, ...], rng: Random
+    ) -> Command:
+        window = state.window
+        assert window is not None
+        by_command = {o.command: o for o in options}
+        hand = state.players[seat].hand
+        if window.decision == "draw":
+            if "use_butcher" in by_command:
+                junk = tuple(
+                    c
+                    for c in hand
+                    if KIND_INFO[CARD_KIND[c]].category is Category.ATTACK
+                    and PLAYS[CARD_KIND[c]].options(state, seat) is None
+                )
+                if len(junk) >= 2:
+                    return UseButcher(junk)
+            sources = by_command["draw"].choices["source"]
+            if "discard" in sources and _keep(state.discard[-1]) >= 2:
+                return Draw("discard")
+            return Draw("deck")
+        if window.decision == "unforgiving":
+            choices = by_command["unforgiving"].choices["mobster"]
+            leader = _leader(state, seat)
+            theirs = [m for m in choices if state.owner(m) != seat]
+            best = [m for m in theirs if state.owner(m) == leader] or theirs
+            return Unforgiving(window.id, best[0] if best else None)
+        # SHORT-TEMPERED: one more ATTACK card if the usual choice is one, else end the turn.
+        command = self._play(state, seat, options, rng)
+        if isinstance(command, PlayCard) and not command.discard:
+            return command
+        return EndTurn()
 
     # --- reacting ---------------------------------------------------------------------
 
@@ -144,6 +191,12 @@ class HeuristicBot:
         ):
             return play(Kind.AMBUSH if Kind.AMBUSH in by_kind else Kind.MOB_WAR)
         leader_crew = state.players[leader].crew if leader is not None else ()
+        abilities = [
+            c for c in state.players[seat].hand if c in plays and CARD_KIND[c] in ABILITIES
+        ]
+        if abilities:  # advanced rules: abilities go under a mobster in front, back first
+            mobsters = plays[abilities[0]].choices["targets"]["mobsters"]
+            return PlayCard(abilities[0], targets=(mobsters[-1],))
         if leader_crew:
             for kind in (
                 Kind.CONTRACT_NO_COUNTER,
@@ -153,7 +206,16 @@ class HeuristicBot:
                 Kind.CONTRACT,
             ):
                 if kind in by_kind:
-                    return play(kind, targets=(rng.choice(leader_crew),))
+                    targets = plays[by_kind[kind]].choices["targets"]
+                    allowed = [m for m in leader_crew if m in targets["mobsters"]]
+                    if not allowed:  # DOPPELGANGER
+                        continue
+                    target = rng.choice(allowed)
+                    if targets.get("max") == 2:  # SHOTGUN: a second one of the same family
+                        more = [m for m in allowed if m != target]
+                        if more:
+                            return play(kind, targets=(target, more[0]))
+                    return play(kind, targets=(target,))
             if Kind.DOUBLE_CONTRACT in by_kind:
                 pair = (
                     (leader_crew[0], leader_crew[0])
@@ -180,6 +242,10 @@ class HeuristicBot:
         hand = state.players[seat].hand
         card = min(hand, key=lambda c: (_KEEP[KIND_INFO[CARD_KIND[c]].category], c))
         return PlayCard(card, discard=True)
+
+
+def _keep(card: str) -> int:
+    return _KEEP[KIND_INFO[CARD_KIND[card]].category]
 
 
 def _leader(state: GameState, seat: int) -> int | None:

@@ -14,6 +14,7 @@ class Category(StrEnum):
     ATTACK = "attack"
     RESCUE = "rescue"
     COUNTER = "counter"
+    ABILITY = "ability"  # advanced rules only
 
 
 class Kind(StrEnum):
@@ -41,6 +42,17 @@ class Kind(StrEnum):
     MOB_POWER = "MOB_POWER"
     FINGER = "FINGER"
     SAFE_HOUSE = "SAFE_HOUSE"
+    # Ability cards (advanced rules only).
+    LIBRARIAN = "LIBRARIAN"
+    DOPPELGANGER = "DOPPELGANGER"
+    CRIME_SCENE_CLEANER = "CRIME_SCENE_CLEANER"
+    BUTCHER = "BUTCHER"
+    CELEBRITY = "CELEBRITY"
+    UNFORGIVING = "UNFORGIVING"
+    SHOTGUN = "SHOTGUN"
+    SHORT_TEMPERED = "SHORT_TEMPERED"
+    POLITICIAN = "POLITICIAN"
+    EARLY_BIRD = "EARLY_BIRD"
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,8 @@ class KindInfo:
     category: Category
     countered_by: frozenset[Kind] = frozenset()
     text: str = ""
+    # True while the card's main text is the project's reconstruction (ability cards).
+    reconstructed: bool = False
 
 
 _FI_MP = frozenset({Kind.FAMILY_INFLUENCE, Kind.MOB_POWER})
@@ -220,14 +234,96 @@ KINDS: tuple[KindInfo, ...] = (
     ),
 )
 
-KIND_INFO: dict[Kind, KindInfo] = {info.kind: info for info in KINDS}
-
 # Physical cards: stable instance ids c01..c56 in the order of KINDS.
 CARD_KIND: dict[str, Kind] = {}
 for _info in KINDS:
     for _ in range(_info.copies):
         CARD_KIND[f"c{len(CARD_KIND) + 1:02d}"] = _info.kind
 ACTION_CARDS: tuple[str, ...] = tuple(CARD_KIND)
+
+
+# --- advanced rules: the 10 ability cards ----------------------------------------------
+#
+# The rulebook prints only each card's clarification; the main texts below are the
+# project's reconstruction (shared/rules/rulings.md) and are shown as "reconstructed".
+# A corrected text changes the row here, and its numbers or card sets in ``ABILITY``.
+
+
+def _ability(kind: Kind, name: str, text: str) -> KindInfo:
+    return KindInfo(kind, name, 1, Category.ABILITY, frozenset(), text, reconstructed=True)
+
+
+ABILITY_KINDS: tuple[KindInfo, ...] = (
+    _ability(Kind.LIBRARIAN, "Librarian", "Your hand size limit is 8 instead of 6."),
+    _ability(
+        Kind.DOPPELGANGER,
+        "Doppelganger",
+        "This mobster cannot be the target of CONTRACT or PRIORITY CONTRACT "
+        "(other cards still reach it).",
+    ),
+    _ability(
+        Kind.CRIME_SCENE_CLEANER,
+        "Crime Scene Cleaner",
+        "When you draw, you may take each card from the top of the discard pile instead of "
+        "the deck, deciding card by card.",
+    ),
+    _ability(
+        Kind.BUTCHER,
+        "Butcher",
+        "Once per turn of yours, at any moment of it (even before your draw step), you may "
+        "discard any number of cards and draw as many; this does not use your card play.",
+    ),
+    _ability(
+        Kind.CELEBRITY,
+        "Celebrity",
+        "When an opponent's card or counter puts this mobster on the Hit List, its owner "
+        "takes the next turn, as if they had countered; this wins over a MOB POWER's turn "
+        "change.",
+    ),
+    _ability(
+        Kind.UNFORGIVING,
+        "Unforgiving",
+        "When this mobster is eliminated, its owner may at once put any one mobster in play "
+        "that is not on the Hit List at the end of the Hit List.",
+    ),
+    _ability(
+        Kind.SHOTGUN,
+        "Shotgun",
+        "Your CONTRACT and PRIORITY CONTRACT may target a second mobster of the same "
+        "opponent; counters affect only the first.",
+    ),
+    _ability(
+        Kind.SHORT_TEMPERED,
+        "Short-Tempered",
+        "After your ATTACK card resolves on your turn, you may play one more ATTACK card.",
+    ),
+    _ability(
+        Kind.POLITICIAN,
+        "Politician",
+        "If your hand is below your hand size limit at your draw step, draw until you hold "
+        "that limit plus 2; if it is at or above the limit, skip drawing.",
+    ),
+    _ability(
+        Kind.EARLY_BIRD,
+        "Early Bird",
+        "Your CONTRACT cards place their target first on the Hit List, like PRIORITY CONTRACT.",
+    ),
+)
+
+# Ability cards: ids a01..a10, so the base game's ids (and their order) stay as they are.
+ABILITY_CARDS: tuple[str, ...] = tuple(f"a{i + 1:02d}" for i in range(len(ABILITY_KINDS)))
+for _card, _info in zip(ABILITY_CARDS, ABILITY_KINDS, strict=True):
+    CARD_KIND[_card] = _info.kind
+ADVANCED_DECK: tuple[str, ...] = ACTION_CARDS + ABILITY_CARDS
+ABILITIES = frozenset(i.kind for i in ABILITY_KINDS)
+
+KIND_INFO: dict[Kind, KindInfo] = {info.kind: info for info in (*KINDS, *ABILITY_KINDS)}
+
+
+def deck_cards(advanced: bool) -> tuple[str, ...]:
+    """Every card of a game: 56 action cards, plus the 10 abilities with the advanced rules."""
+    return ADVANCED_DECK if advanced else ACTION_CARDS
+
 
 CONTRACTS = frozenset(
     {
@@ -239,6 +335,25 @@ CONTRACTS = frozenset(
     }
 )
 COUNTERS = frozenset(k.kind for k in KINDS if k.category is Category.COUNTER)
+
+
+@dataclass(frozen=True)
+class AbilityNumbers:
+    """The numbers and card sets the reconstructed ability texts name: one place to fix."""
+
+    librarian_hand_limit: int = 8
+    politician_over_limit: int = 2
+    # Cards whose targets DOPPELGANGER escapes (every CONTRACT variant, PRIORITY CONTRACT).
+    doppelganger_shields_from: frozenset[Kind] = CONTRACTS
+    # Cards that may name SHOTGUN's second target.
+    shotgun_cards: frozenset[Kind] = CONTRACTS
+    # Cards EARLY BIRD puts first on the Hit List (not DOUBLE CONTRACT).
+    early_bird_cards: frozenset[Kind] = CONTRACTS
+    # SHORT-TEMPERED: the category that earns, and is allowed as, the extra card.
+    short_tempered_category: Category = Category.ATTACK
+
+
+ABILITY = AbilityNumbers()
 
 
 @dataclass(frozen=True)

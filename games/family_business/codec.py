@@ -5,7 +5,18 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 from typing import Any
 
-from .commands import CloseWindow, Command, Counter, Pass, PlayCard, Resign
+from .commands import (
+    CloseWindow,
+    Command,
+    Counter,
+    Draw,
+    EndTurn,
+    Pass,
+    PlayCard,
+    Resign,
+    Unforgiving,
+    UseButcher,
+)
 from .errors import RuleViolation
 from .events import EVENT_TYPES, Event
 from .state import GameState, PlayerState, Window, WindowOutcome
@@ -17,6 +28,11 @@ COMMAND_TYPES: dict[str, type[Command]] = {
     "pass": Pass,
     "close_window": CloseWindow,
     "resign": Resign,
+    # advanced rules
+    "draw": Draw,
+    "use_butcher": UseButcher,
+    "unforgiving": Unforgiving,
+    "end_turn": EndTurn,
 }
 COMMAND_NAMES = {cls: name for name, cls in COMMAND_TYPES.items()}
 
@@ -52,6 +68,8 @@ _EXPECTED: dict[str, tuple[type, ...]] = {
     "player": (int, type(None)),
     "discard": (bool,),
     "targets": (list, tuple),
+    "cards": (list, tuple),
+    "source": (str,),
 }
 
 
@@ -76,7 +94,7 @@ def decode_command(data: Any) -> Command:
         ok = isinstance(value, _EXPECTED[f.name]) and not (
             f.name == "player" and isinstance(value, bool)
         )
-        if f.name == "targets" and ok:
+        if f.name in ("targets", "cards") and ok:
             ok = all(isinstance(v, str) for v in value)
             value = tuple(value)
         if not ok:

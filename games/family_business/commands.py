@@ -48,4 +48,36 @@ class Resign:
     """Leave the game at any moment: mobsters go to the graveyard, the hand is discarded."""
 
 
-Command = PlayCard | Counter | Pass | CloseWindow | Resign
+@dataclass(frozen=True)
+class Draw:
+    """Advanced rules, at a pending "draw" decision: draw from ``source`` ("deck" or
+    "discard"). With CRIME SCENE CLEANER and a discard pile, one card per command;
+    otherwise every card still to draw comes from the deck."""
+
+    source: str = "deck"
+
+
+@dataclass(frozen=True)
+class UseButcher:
+    """Advanced rules, BUTCHER: discard ``cards`` from hand and draw as many."""
+
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Unforgiving:
+    """Advanced rules, UNFORGIVING: put ``mobster`` (in play, not listed) at the end of the
+    Hit List, or ``None`` for no effect."""
+
+    window: str
+    mobster: str | None = None
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """Advanced rules, SHORT-TEMPERED: decline the extra ATTACK card and end the turn."""
+
+
+Command = (
+    PlayCard | Counter | Pass | CloseWindow | Resign | Draw | UseButcher | Unforgiving | EndTurn
+)

@@ -36,4 +36,7 @@ CODES: dict[str, str] = {
     "not_counterable": "That counter card does not answer the pending card.",
     "window_not_expired": "The reaction window's deadline has not passed yet.",
     "system_only": "Only the system may issue this command.",
+    "no_decision": "There is no such pending decision for this seat (advanced rules).",
+    "no_ability": "The seat has no usable ability for this command now (advanced rules).",
+    "not_allowed_now": "The pending decision does not allow this (advanced rules).",
 }

@@ -154,6 +154,64 @@ class GameEnded:
     seed: str  # revealed, so anyone can re-run every shuffle
 
 
+# --- advanced rules ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AbilityAssigned:
+    """An ability card from hand slides under one of the player's own mobsters in play."""
+
+    seat: int
+    card: str
+    kind: str
+    mobster: str
+
+
+@dataclass(frozen=True)
+class AbilityUsed:
+    """An ability changed what happened (a marker for the record and for clients)."""
+
+    seat: int
+    mobster: str
+    ability: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class DecisionOpened:
+    """A pending decision of one seat (same id series and deadline as reaction windows).
+
+    ``decision`` is "draw" (CRIME SCENE CLEANER / BUTCHER at a draw), "unforgiving" or
+    "short_tempered"; ``card``/``kind``/``mobster`` name the asking ability."""
+
+    window: str
+    decision: str
+    seat: int
+    card: str
+    kind: str
+    mobster: str
+    count: int
+    then: str
+    deadline: int
+
+
+@dataclass(frozen=True)
+class DiscardTaken:
+    """CRIME SCENE CLEANER: the top card of the discard pile goes to the seat's hand."""
+
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True)
+class ButcherUsed:
+    """BUTCHER: the seat discards these cards face up; as many draws follow."""
+
+    seat: int
+    mobster: str
+    cards: tuple[str, ...]
+
+
 Event = (
     GameStarted
     | DeckShuffled
@@ -177,6 +235,11 @@ Event = (
     | PlayerResigned
     | PlayerOut
     | GameEnded
+    | AbilityAssigned
+    | AbilityUsed
+    | DecisionOpened
+    | DiscardTaken
+    | ButcherUsed
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -204,5 +267,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
         PlayerResigned,
         PlayerOut,
         GameEnded,
+        AbilityAssigned,
+        AbilityUsed,
+        DecisionOpened,
+        DiscardTaken,
+        ButcherUsed,
     )
 }

@@ -8,6 +8,7 @@ from functools import reduce
 from typing import Any
 
 from . import events as ev
+from .cards import CARD_KIND, MOBSTER_FAMILY, Kind
 from .state import GameState, PlayerState, Window, WindowOutcome
 from .state import with_changes as replace
 
@@ -125,7 +126,16 @@ def _mobster_rescued(state: GameState, e: ev.MobsterRescued) -> GameState:
 
 def _mobster_eliminated(state: GameState, e: ev.MobsterEliminated) -> GameState:
     state = _off_table(state, e.mobster)
-    return replace(state, graveyard=(*state.graveyard, e.mobster))
+    state = replace(state, graveyard=(*state.graveyard, e.mobster))
+    card = state.ability_of(e.mobster) if state.abilities else None
+    if card is None:
+        return state
+    # Advanced rules: the ability card goes to the discard pile; UNFORGIVING asks its owner.
+    abilities = tuple(a for a in state.abilities if a[0] != e.mobster)
+    state = replace(state, abilities=abilities, discard=(*state.discard, card))
+    if CARD_KIND[card] is Kind.UNFORGIVING:
+        state = replace(state, unforgiving=(*state.unforgiving, e.mobster))
+    return state
 
 
 def _hit_list_reordered(state: GameState, e: ev.HitListReordered) -> GameState:
@@ -168,6 +178,10 @@ def _player_resigned(state: GameState, e: ev.PlayerResigned) -> GameState:
 
 def _player_out(state: GameState, e: ev.PlayerOut) -> GameState:
     state = _player(state, e.seat, out=True, hand=())
+    if state.unforgiving:  # an owner out of the game no longer decides
+        family = state.players[e.seat].family
+        gone = tuple(m for m in state.unforgiving if MOBSTER_FAMILY[m] != family)
+        state = replace(state, unforgiving=gone)
     state = replace(state, discard=state.discard + e.discarded)
     window = state.window
     if window is not None and e.seat in window.eligible:
@@ -180,6 +194,48 @@ def _player_out(state: GameState, e: ev.PlayerOut) -> GameState:
 
 def _game_ended(state: GameState, e: ev.GameEnded) -> GameState:
     return replace(state, over=True, winners=e.winners, window=None)
+
+
+def _ability_assigned(state: GameState, e: ev.AbilityAssigned) -> GameState:
+    state = _player(state, e.seat, hand=_without(state.players[e.seat].hand, e.card))
+    return replace(state, abilities=(*state.abilities, (e.mobster, e.card)))
+
+
+def _ability_used(state: GameState, e: ev.AbilityUsed) -> GameState:
+    if e.ability == Kind.SHORT_TEMPERED:
+        return replace(state, temper_turn=state.turn)
+    return state
+
+
+def _decision_opened(state: GameState, e: ev.DecisionOpened) -> GameState:
+    window = Window(
+        id=e.window,
+        seat=e.seat,
+        card=e.card,
+        kind=e.kind,
+        targets=(e.mobster,) if e.mobster else (),
+        eligible=(e.seat,),
+        passed=(),
+        counters=(),
+        deadline=e.deadline,
+        decision=e.decision,
+        count=e.count,
+        then=e.then,
+    )
+    state = replace(state, window=window, windows_opened=state.windows_opened + 1)
+    if e.decision == "unforgiving":
+        state = replace(state, unforgiving=_without(state.unforgiving, e.mobster))
+    return state
+
+
+def _discard_taken(state: GameState, e: ev.DiscardTaken) -> GameState:
+    state = replace(state, discard=_without(state.discard, e.card))
+    return _player(state, e.seat, hand=(*state.players[e.seat].hand, e.card))
+
+
+def _butcher_used(state: GameState, e: ev.ButcherUsed) -> GameState:
+    state = _player(state, e.seat, hand=_without(state.players[e.seat].hand, *e.cards))
+    return replace(state, discard=state.discard + e.cards, butcher_turn=state.turn)
 
 
 _HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {
@@ -205,6 +261,11 @@ _HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {
     ev.PlayerResigned: _player_resigned,
     ev.PlayerOut: _player_out,
     ev.GameEnded: _game_ended,
+    ev.AbilityAssigned: _ability_assigned,
+    ev.AbilityUsed: _ability_used,
+    ev.DecisionOpened: _decision_opened,
+    ev.DiscardTaken: _discard_taken,
+    ev.ButcherUsed: _butcher_used,
 }
 
 

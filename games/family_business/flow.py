@@ -6,9 +6,19 @@ folded at once, so later decisions in the same command read the state it leaves.
 
 from __future__ import annotations
 
-from .cards import HAND_LIMIT, MOB_WAR_LIST_THRESHOLD, MOB_WAR_SURVIVOR_THRESHOLD
+from .abilities import butcher_ready, cleaner_draws, draw_count, hand_limit, holder
+from .cards import (
+    ABILITY_CARDS,
+    CARD_KIND,
+    HAND_LIMIT,
+    MOB_WAR_LIST_THRESHOLD,
+    MOB_WAR_SURVIVOR_THRESHOLD,
+    Kind,
+)
 from .events import (
+    AbilityUsed,
     CardsDrawn,
+    DecisionOpened,
     DeckShuffled,
     Event,
     GameEnded,
@@ -25,9 +35,10 @@ from .state import GameState
 
 
 class Builder:
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, now: int = 0) -> None:
         self.state = state
         self.events: list[Event] = []
+        self.now = now  # the command's clock (ms): decisions it opens get deadlines from it
 
     def emit(self, *events: Event) -> None:
         for event in events:
@@ -66,7 +77,11 @@ def check_war(b: Builder) -> None:
 
 
 def draw_up(b: Builder, seat: int, limit: int = HAND_LIMIT) -> None:
-    need = limit - len(b.state.players[seat].hand)
+    draw_cards(b, seat, limit - len(b.state.players[seat].hand))
+
+
+def draw_cards(b: Builder, seat: int, need: int) -> None:
+    """Draw ``need`` cards from the deck, reshuffling the discard pile when it runs out."""
     while need > 0:
         if not b.state.deck:
             if not b.state.discard:
@@ -89,20 +104,132 @@ def start_turn(b: Builder, seat: int) -> None:
             if check_players(b):
                 return
             check_war(b)
+            if b.state.unforgiving:
+                proceed(b, f"draw:{seat}")
+                return
         if not b.state.players[seat].out:
-            draw_up(b, seat)
+            if b.state.advanced:
+                begin_draw(b, seat)
+            else:
+                draw_up(b, seat)
             return
         seat = b.state.next_seat(seat)
 
 
-def end_card(b: Builder, card_seat: int, counter_seat: int | None = None) -> None:
+def end_card(
+    b: Builder,
+    card_seat: int,
+    counter_seat: int | None = None,
+    *,
+    celebrity: int | None = None,
+    attack: bool = False,
+) -> None:
     """After a card (with its counter, if any) has fully resolved: checks, then the next
-    turn. A counter's player takes the next turn; otherwise the next seat clockwise."""
+    turn. A counter's player takes the next turn; otherwise the next seat clockwise.
+
+    Advanced rules: ``celebrity`` is the owner of a CELEBRITY an opponent's card or counter
+    just listed (they take the next turn instead); ``attack`` says the card was an ATTACK
+    played for effect, which may earn SHORT-TEMPERED's extra card."""
     if check_players(b):
         return
     check_war(b)
     s = b.state
+    if s.advanced:
+        if celebrity is not None and not s.players[celebrity].out:
+            proceed(b, f"turn:{celebrity}")
+        elif counter_seat is not None:
+            proceed(b, f"turn:{counter_seat}")
+        elif attack and _short_tempered(s, card_seat):
+            proceed(b, f"extra:{card_seat}")
+        else:
+            proceed(b, f"turn:{s.next_seat(card_seat)}")
+        return
     if counter_seat is not None and not s.players[counter_seat].out:
         start_turn(b, counter_seat)
     else:
         start_turn(b, s.next_seat(counter_seat if counter_seat is not None else card_seat))
+
+
+# --- advanced rules: pending decisions and where play resumes after them -----------------
+
+
+def _short_tempered(state: GameState, seat: int) -> bool:
+    return (
+        seat == state.turn_seat
+        and state.temper_turn != state.turn
+        and holder(state, seat, Kind.SHORT_TEMPERED) is not None
+    )
+
+
+def open_decision(
+    b: Builder, decision: str, seat: int, mobster: str, count: int = 0, then: str = "play"
+) -> None:
+    card = b.state.ability_of(mobster) or ""
+    if decision == "unforgiving":  # its mobster is dead; the card lies on the discard pile
+        card = next(c for c in ABILITY_CARDS if CARD_KIND[c] is Kind.UNFORGIVING)
+    kind = CARD_KIND[card].value if card else ""
+    deadline = b.now + b.state.reaction_seconds * 1000
+    window = f"w{b.state.windows_opened + 1}"
+    b.emit(DecisionOpened(window, decision, seat, card, kind, mobster, count, then, deadline))
+
+
+def proceed(b: Builder, then: str) -> None:
+    """Open the next UNFORGIVING decision, if one waits; otherwise resume play at ``then``."""
+    if b.state.unforgiving:
+        mobster = b.state.unforgiving[0]  # several act in the order they died
+        open_decision(b, "unforgiving", b.state.owner(mobster), mobster, then=then)
+        return
+    resume(b, then)
+
+
+def resume(b: Builder, then: str) -> None:
+    """Continue play where a decision interrupted it.
+
+    ``play``: the turn's card play; ``turn:N``: seat N's turn starts (the next one in the
+    game if N is out); ``draw:N``: seat N's turn continues after the Mob War step, with the
+    draw; ``extra:N``: seat N is offered SHORT-TEMPERED's extra ATTACK card."""
+    if then == "play":
+        return
+    what, _, number = then.partition(":")
+    seat = int(number)
+    s = b.state
+    if s.players[seat].out:
+        start_turn(b, s.next_seat(seat))
+    elif what == "turn":
+        start_turn(b, seat)
+    elif what == "draw":
+        begin_draw(b, seat)
+    elif _short_tempered(s, seat):
+        mobster = holder(s, seat, Kind.SHORT_TEMPERED)
+        assert mobster is not None
+        open_decision(b, "short_tempered", seat, mobster)
+    else:
+        start_turn(b, s.next_seat(seat))
+
+
+def begin_draw(b: Builder, seat: int) -> None:
+    """The draw step with the advanced rules: LIBRARIAN's and POLITICIAN's counts, then the
+    draw itself (a decision for CRIME SCENE CLEANER and BUTCHER)."""
+    s = b.state
+    count = draw_count(s, seat)
+    politician = holder(s, seat, Kind.POLITICIAN)
+    if politician is not None:
+        detail = f"draw {count}" if count else "skip"
+        b.emit(AbilityUsed(seat, politician, Kind.POLITICIAN, detail))
+    librarian = holder(s, seat, Kind.LIBRARIAN)
+    if librarian is not None and len(s.players[seat].hand) + count > HAND_LIMIT:
+        b.emit(AbilityUsed(seat, librarian, Kind.LIBRARIAN, f"limit {hand_limit(s, seat)}"))
+    draw_step(b, seat, count, offer_butcher=True)
+
+
+def draw_step(b: Builder, seat: int, count: int, *, offer_butcher: bool) -> None:
+    """Draw ``count`` cards for ``seat``, pausing for a decision when it has one to take:
+    BUTCHER (before the draw step's draw) or CRIME SCENE CLEANER (card by card)."""
+    s = b.state
+    butcher = butcher_ready(s, seat) if offer_butcher else None
+    cleaner = cleaner_draws(s, seat) if count else None
+    asking = butcher or cleaner
+    if asking is not None:
+        open_decision(b, "draw", seat, asking, count)
+        return
+    draw_cards(b, seat, count)

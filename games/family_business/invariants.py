@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .cards import ACTION_CARDS, FAMILIES, MOBSTER_FAMILY
+from .cards import ABILITIES, CARD_KIND, FAMILIES, MOBSTER_FAMILY, deck_cards
 from .state import GameState
 
-_ALL_CARDS = sorted(ACTION_CARDS)
+_ALL_CARDS = {advanced: sorted(deck_cards(advanced)) for advanced in (False, True)}
 _MEMBERS = {f.id: [m for m, _ in f.members] for f in FAMILIES}
 
 
@@ -20,12 +20,12 @@ def violations(state: GameState, *, settled: bool = True) -> list[str]:
     if not state.started:
         return []
     found: list[str] = []
-    cards = [*state.deck, *state.discard]
+    cards = [*state.deck, *state.discard, *(card for _, card in state.abilities)]
     for p in state.players:
         cards.extend(p.hand)
-    if sorted(cards) != _ALL_CARDS:
+    if sorted(cards) != _ALL_CARDS[state.advanced]:
         places = Counter(cards)
-        missing = set(ACTION_CARDS) - set(places)
+        missing = set(_ALL_CARDS[state.advanced]) - set(places)
         doubled = [c for c, n in places.items() if n > 1]
         found.append(f"cards not each in one place: missing={sorted(missing)} doubled={doubled}")
 
@@ -43,6 +43,15 @@ def violations(state: GameState, *, settled: bool = True) -> list[str]:
     if sorted(mobsters) != sorted(expected):
         found.append("mobsters not each in one place")
 
+    # Advanced rules: each ability card lies under one mobster in play, one per mobster.
+    in_play = set(state.mobsters_in_play())
+    holders = [m for m, _ in state.abilities]
+    if len(set(holders)) != len(holders):
+        found.append("a mobster carries two abilities")
+    for mobster, card in state.abilities:
+        if mobster not in in_play or CARD_KIND[card] not in ABILITIES:
+            found.append(f"ability {card} lies under {mobster}, which is not in play")
+
     if state.mob_war not in (0, 1, 2):
         found.append(f"impossible Mob War rate {state.mob_war}")
     if not settled:
@@ -54,13 +63,17 @@ def violations(state: GameState, *, settled: bool = True) -> list[str]:
     else:
         if len(alive) < 2:
             found.append("fewer than two players remain but the game is not over")
-        if state.players[state.turn_seat].out:
+        window = state.window
+        deciding = window is not None and window.decision == "unforgiving"
+        if state.players[state.turn_seat].out and not deciding:
+            # (an UNFORGIVING decision may pause the start of a turn its seat did not survive)
             found.append("the turn belongs to a seat that is out")
-        if state.window is not None:
-            if state.window.seat != state.turn_seat:
-                found.append("a window is open for a card of a seat whose turn it is not")
-            if not state.window.waiting_on:
-                found.append("a window is open but waits on nobody")
+        if state.unforgiving and not deciding:
+            found.append("an UNFORGIVING decision waits but none is open")
+        if window is not None and not window.decision and window.seat != state.turn_seat:
+            found.append("a window is open for a card of a seat whose turn it is not")
+        if window is not None and not window.waiting_on:
+            found.append("a window is open but waits on nobody")
         if state.mob_war and not state.hit_list:
             found.append("a Mob War is on with an empty Hit List")
     return found

@@ -6,8 +6,20 @@ from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
 
-from .cards import CARD_KIND, KIND_INFO, Category, Kind
-from .commands import CloseWindow, Command, Counter, Pass, PlayCard, Resign
+from .abilities import butcher_ready, cleaner_draws, unforgiving_choices
+from .cards import ABILITY, CARD_KIND, KIND_INFO, Category, Kind
+from .commands import (
+    CloseWindow,
+    Command,
+    Counter,
+    Draw,
+    EndTurn,
+    Pass,
+    PlayCard,
+    Resign,
+    Unforgiving,
+    UseButcher,
+)
 from .plays import PLAYS, mob_power_choices
 from .state import GameState
 
@@ -15,7 +27,8 @@ from .state import GameState
 @dataclass(frozen=True)
 class Option:
     """One thing a seat may do: ``command`` is play, discard, counter, pass, close_window or
-    resign; ``choices`` says what the command must name (see docs/rules.md)."""
+    resign (advanced rules: also draw, use_butcher, unforgiving, end_turn); ``choices`` says
+    what the command must name (see docs/rules.md)."""
 
     command: str
     card: str | None = None
@@ -58,7 +71,11 @@ def legal_commands(
         return ()
     options: list[Option] = []
     hand = state.players[seat].hand
-    if window is not None:
+    if window is not None and window.decision:
+        due = now is not None and now >= window.deadline
+        if seat == window.seat and not due:
+            options.extend(_decision_options(state, seat))
+    elif window is not None:
         due = now is not None and now >= window.deadline  # late reactions are refused
         if seat in window.waiting_on and not due:
             for card in hand:
@@ -77,8 +94,40 @@ def legal_commands(
                 if choices_or_none is not None:
                     options.append(Option("play", card, kind, choices=choices_or_none))
             options.append(Option("discard", card, kind))
+        if state.advanced and butcher_ready(state, seat) is not None and hand:
+            options.append(_butcher_option(state, seat))
     options.append(Option("resign"))
     return tuple(options)
+
+
+def _butcher_option(state: GameState, seat: int) -> Option:
+    hand = list(state.players[seat].hand)
+    return Option("use_butcher", choices={"cards": {"min": 1, "max": len(hand), "from": hand}})
+
+
+def _decision_options(state: GameState, seat: int) -> list[Option]:
+    """A pending decision's options (advanced rules)."""
+    window = state.window
+    assert window is not None
+    options: list[Option] = []
+    if window.decision == "draw":
+        per_card = window.count > 0 and cleaner_draws(state, seat) is not None
+        sources = ["deck", "discard"] if per_card else ["deck"]
+        options.append(Option("draw", window=window.id, choices={"source": sources}))
+        if butcher_ready(state, seat) is not None and state.players[seat].hand:
+            options.append(_butcher_option(state, seat))
+    elif window.decision == "unforgiving":
+        choices = {"mobster": unforgiving_choices(state), "none_allowed": True}
+        options.append(Option("unforgiving", window=window.id, choices=choices))
+    elif window.decision == "short_tempered":
+        for card in state.players[seat].hand:
+            kind = CARD_KIND[card]
+            if KIND_INFO[kind].category is ABILITY.short_tempered_category:
+                choices_or_none = PLAYS[kind].options(state, seat)
+                if choices_or_none is not None:
+                    options.append(Option("play", card, kind, choices=choices_or_none))
+        options.append(Option("end_turn", window=window.id))
+    return options
 
 
 def sample_command(
@@ -109,4 +158,16 @@ def concretize(state: GameState, seat: int, option: Option, rng: Random) -> Comm
     if option.command == "close_window":
         assert option.window is not None
         return CloseWindow(option.window)
+    if option.command == "draw":
+        return Draw(rng.choice(option.choices["source"]))
+    if option.command == "use_butcher":
+        hand = option.choices["cards"]["from"]
+        return UseButcher(tuple(sorted(rng.sample(hand, rng.randint(1, len(hand))))))
+    if option.command == "unforgiving":
+        assert option.window is not None
+        mobsters = option.choices["mobster"]
+        pick = rng.choice([*mobsters, None]) if mobsters else None
+        return Unforgiving(option.window, pick)
+    if option.command == "end_turn":
+        return EndTurn()
     return Resign()

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any
 
-from .cards import CONTRACTS, MOBSTER_FAMILY, Kind
+from .abilities import assignable, holder, shielded
+from .cards import ABILITIES, ABILITY, CONTRACTS, MOBSTER_FAMILY, Kind
 from .commands import PlayCard
 from .errors import RuleViolation
 from .events import (
+    AbilityUsed,
     CardPlayed,
     CounterPlayed,
     HitListReordered,
@@ -50,12 +52,16 @@ def _need_targets(cmd: PlayCard, count: int | None = None) -> None:
         raise _illegal(f"This card takes exactly {count} target(s).", expected=count)
 
 
-def _list(b: Builder, mobster: str, first: bool = False) -> None:
+def _list(b: Builder, mobster: str, first: bool = False, position: int | None = None) -> bool:
     """Put a mobster on the Hit List if it is still in front of its owner; a target no
-    longer there when the card resolves is skipped."""
+    longer there when the card resolves is skipped. Says whether it was listed."""
     s = b.state
     if mobster in s.players[s.owner(mobster)].crew:
-        b.emit(MobsterListed(mobster, 0 if first else len(s.hit_list)))
+        if position is None:
+            position = 0 if first else len(s.hit_list)
+        b.emit(MobsterListed(mobster, position))
+        return True
+    return False
 
 
 def _rescue(b: Builder, mobster: str) -> None:
@@ -88,33 +94,93 @@ class NoTarget(PlayRule):
 
 
 class Contract(PlayRule):
-    """CONTRACT (all variants) and PRIORITY CONTRACT: one opponent's mobster."""
+    """CONTRACT (all variants) and PRIORITY CONTRACT: one opponent's mobster.
 
-    def __init__(self, first: bool) -> None:
+    Advanced rules: DOPPELGANGER mobsters cannot be named; a SHOTGUN owner may name a
+    second mobster of the same opponent (counters affect only the first); EARLY BIRD puts
+    the target first, like PRIORITY CONTRACT."""
+
+    def __init__(self, kind: Kind, first: bool) -> None:
+        self.kind = kind
         self.first = first
 
-    def options(self, state: GameState, seat: int) -> Options | None:
+    def _targets(self, state: GameState, seat: int) -> list[str]:
         mobsters = [m for crew in opponent_crews(state, seat).values() for m in crew]
-        return {"targets": {"count": 1, "mobsters": mobsters}} if mobsters else None
+        if state.abilities:
+            mobsters = [m for m in mobsters if not shielded(state, m, self.kind)]
+        return mobsters
+
+    def _shotgun(self, state: GameState, seat: int) -> bool:
+        return self.kind in ABILITY.shotgun_cards and holder(state, seat, Kind.SHOTGUN) is not None
+
+    def options(self, state: GameState, seat: int) -> Options | None:
+        mobsters = self._targets(state, seat)
+        if not mobsters:
+            return None
+        if self._shotgun(state, seat):
+            return {"targets": {"count": 1, "max": 2, "same_player": True, "mobsters": mobsters}}
+        return {"targets": {"count": 1, "mobsters": mobsters}}
 
     def validate(self, state: GameState, seat: int, cmd: PlayCard) -> None:
+        if self._shotgun(state, seat) and len(cmd.targets) == 2:
+            first, second = cmd.targets
+            allowed = self._targets(state, seat)
+            if first not in allowed or second not in allowed:
+                raise _illegal(
+                    "The targets must be opponents' mobsters in front of them.",
+                    mobsters=list(cmd.targets),
+                )
+            if first == second or state.owner(first) != state.owner(second):
+                raise _illegal(
+                    "SHOTGUN's second target is another mobster of the same opponent.",
+                    mobsters=list(cmd.targets),
+                )
+            return
         _need_targets(cmd, 1)
         target = cmd.targets[0]
         if not any(target in crew for crew in opponent_crews(state, seat).values()):
             raise _illegal(
                 "The target must be an opponent's mobster in front of them.", mobster=target
             )
+        if state.abilities and shielded(state, target, self.kind):
+            raise _illegal(
+                "DOPPELGANGER: this mobster cannot be the target of this card.", mobster=target
+            )
 
     def sample(self, state: GameState, seat: int, rng: Random) -> PlayCard:
         opts = self.options(state, seat)
         assert opts is not None
-        return PlayCard(card="", targets=(rng.choice(opts["targets"]["mobsters"]),))
+        target = rng.choice(opts["targets"]["mobsters"])
+        if self._shotgun(state, seat):
+            owner = state.owner(target)
+            more = [
+                m for m in opts["targets"]["mobsters"] if m != target and state.owner(m) == owner
+            ]
+            if more and rng.random() < 0.7:
+                return PlayCard(card="", targets=(target, rng.choice(more)))
+        return PlayCard(card="", targets=(target,))
 
     def resolve(self, b: Builder, play: CardPlayed, counter: CounterPlayed | None) -> None:
+        early = (
+            not self.first
+            and self.kind in ABILITY.early_bird_cards
+            and holder(b.state, play.seat, Kind.EARLY_BIRD)
+        )
+        front = self.first or bool(early)
+        listed = False
         if counter is None:
-            _list(b, play.targets[0], self.first)
+            listed = _list(b, play.targets[0], front)
         elif counter.kind == Kind.MOB_POWER and counter.mobster is not None:
-            _list(b, counter.mobster, self.first)
+            listed = _list(b, counter.mobster, front)
+        if early and listed:
+            b.emit(AbilityUsed(play.seat, early, Kind.EARLY_BIRD, "first"))
+        if len(play.targets) > 1:
+            # SHOTGUN: the second target; with PRIORITY/EARLY BIRD it takes the place behind
+            # the first, or the very front if a counter saved the first.
+            position = (1 if listed else 0) if front else None
+            if _list(b, play.targets[1], position=position):
+                shotgun = holder(b.state, play.seat, Kind.SHOTGUN)
+                b.emit(AbilityUsed(play.seat, shotgun or "", Kind.SHOTGUN, play.targets[1]))
 
 
 class DoubleContract(PlayRule):
@@ -433,8 +499,31 @@ class CounterOnOwnTurn(NoTarget):
         raise AssertionError("counters are discarded on their player's own turn")
 
 
+class Assign(PlayRule):
+    """Advanced rules: an ability card slides under one of your own mobsters in play (in
+    front of you or on the Hit List) that has no ability yet. It cannot be countered."""
+
+    def options(self, state: GameState, seat: int) -> Options | None:
+        mobsters = assignable(state, seat)
+        return {"targets": {"count": 1, "mobsters": mobsters}} if mobsters else None
+
+    def validate(self, state: GameState, seat: int, cmd: PlayCard) -> None:
+        _need_targets(cmd, 1)
+        if cmd.targets[0] not in assignable(state, seat):
+            raise _illegal(
+                "Name one of your own mobsters in play that has no ability yet.",
+                mobster=cmd.targets[0],
+            )
+
+    def sample(self, state: GameState, seat: int, rng: Random) -> PlayCard:
+        return PlayCard(card="", targets=(rng.choice(assignable(state, seat)),))
+
+    def resolve(self, b: Builder, play: CardPlayed, counter: CounterPlayed | None) -> None:
+        raise AssertionError("an ability is assigned, not resolved")
+
+
 PLAYS: dict[Kind, PlayRule] = {
-    **{k: Contract(first=k is Kind.PRIORITY_CONTRACT) for k in CONTRACTS},
+    **{k: Contract(k, first=k is Kind.PRIORITY_CONTRACT) for k in CONTRACTS},
     Kind.DOUBLE_CONTRACT: DoubleContract(),
     Kind.HIT: Hit(),
     Kind.MASSACRE: Massacre(),
@@ -454,6 +543,7 @@ PLAYS: dict[Kind, PlayRule] = {
     Kind.MOB_POWER: CounterOnOwnTurn(),
     Kind.FINGER: CounterOnOwnTurn(),
     Kind.SAFE_HOUSE: CounterOnOwnTurn(),
+    **{k: Assign() for k in ABILITIES},
 }
 
 

@@ -3,21 +3,49 @@ the events it causes, or raises ``RuleViolation``. Pure: the clock comes in as `
 
 from __future__ import annotations
 
-from .cards import CARD_KIND, KIND_INFO, Category, Kind
-from .commands import CloseWindow, Command, Counter, Pass, PlayCard, Resign
+from .abilities import butcher_ready, carries, cleaner_draws, unforgiving_choices
+from .cards import ABILITIES, ABILITY, CARD_KIND, KIND_INFO, Category, Kind
+from .commands import (
+    CloseWindow,
+    Command,
+    Counter,
+    Draw,
+    EndTurn,
+    Pass,
+    PlayCard,
+    Resign,
+    Unforgiving,
+    UseButcher,
+)
 from .errors import RuleViolation
 from .events import (
+    AbilityAssigned,
+    AbilityUsed,
+    ButcherUsed,
     CardPlayed,
     CounterPlayed,
+    DiscardTaken,
     Event,
     MobsterEliminated,
+    MobsterListed,
+    MobsterSubstituted,
     PlayerResigned,
     WindowClosed,
     WindowOpened,
     WindowPassed,
 )
-from .flow import Builder, check_players, check_war, end_card, start_turn
-from .plays import PLAYS, mob_power_choices
+from .flow import (
+    Builder,
+    check_players,
+    check_war,
+    draw_cards,
+    draw_step,
+    end_card,
+    proceed,
+    resume,
+    start_turn,
+)
+from .plays import PLAYS, PlayRule, mob_power_choices
 from .state import GameState, Window
 
 SYSTEM = None  # the seat of commands issued by the service itself (timers)
@@ -31,7 +59,7 @@ def decide(
         raise RuleViolation("bad_command", "The game has not started.")
     if state.over:
         raise RuleViolation("game_over", "The game is over.", winners=list(state.winners))
-    b = Builder(state)
+    b = Builder(state, now)
     if isinstance(command, CloseWindow):
         if seat is not SYSTEM:
             raise RuleViolation("system_only", "Only the system closes a window at its deadline.")
@@ -49,6 +77,17 @@ def decide(
         _pass(b, seat, command, now)
     elif isinstance(command, Resign):
         _resign(b, seat)
+    elif isinstance(command, Draw | UseButcher | Unforgiving | EndTurn):
+        if not state.advanced:
+            raise RuleViolation("bad_command", "Only the advanced rules have this command.")
+        if isinstance(command, Draw):
+            _draw(b, seat, command, now)
+        elif isinstance(command, UseButcher):
+            _use_butcher(b, seat, command, now)
+        elif isinstance(command, Unforgiving):
+            _unforgiving(b, seat, command, now)
+        else:
+            _end_turn(b, seat, now)
     else:
         raise RuleViolation("bad_command", f"Unknown command {type(command).__name__}.")
     return tuple(b.events)
@@ -59,9 +98,10 @@ def decide(
 
 def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
     state = b.state
-    if state.window is not None:
+    extra = state.window  # SHORT-TEMPERED's decision allows one more ATTACK card
+    if extra is not None and not (extra.decision == "short_tempered" and extra.seat == seat):
         raise RuleViolation(
-            "window_open", "Wait for the reaction window to close.", window=state.window.id
+            "window_open", "Wait for the reaction window to close.", window=extra.id
         )
     if seat != state.turn_seat:
         raise RuleViolation("not_your_turn", "It is not your turn.", turn=state.turn_seat)
@@ -72,11 +112,28 @@ def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
     discard = cmd.discard or info.category is Category.COUNTER
     rule = PLAYS[kind]
     _check_fields(cmd, frozenset() if discard else rule.uses, info.name)
+    if extra is not None:
+        if now >= extra.deadline:
+            raise RuleViolation(
+                "window_closed", "The decision's deadline has passed.", window=extra.id
+            )
+        if discard or info.category is not ABILITY.short_tempered_category:
+            raise RuleViolation(
+                "not_allowed_now",
+                "SHORT-TEMPERED allows one more ATTACK card for effect, or ending the turn.",
+            )
     if discard:
         b.emit(CardPlayed(seat, cmd.card, kind, discard=True))
         end_card(b, seat)
         return
     rule.validate(state, seat, cmd)
+    if extra is not None:
+        b.emit(WindowClosed(extra.id, "decided"))
+        b.emit(AbilityUsed(seat, extra.targets[0], Kind.SHORT_TEMPERED, cmd.card))
+    if kind in ABILITIES:
+        b.emit(AbilityAssigned(seat, cmd.card, kind, cmd.targets[0]))
+        end_card(b, seat)
+        return
     play = CardPlayed(seat, cmd.card, kind, False, cmd.targets, cmd.player, cmd.own)
     b.emit(play)
     eligible = _eligible(b.state, seat) if info.countered_by else ()
@@ -88,8 +145,40 @@ def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
             WindowOpened(window_id, seat, cmd.card, kind, cmd.targets, eligible, counters, deadline)
         )
         return
-    rule.resolve(b, play, None)
-    end_card(b, seat)
+    celebrity = _resolve(b, rule, play, None)
+    end_card(b, seat, celebrity=celebrity, attack=_attack(kind))
+
+
+def _attack(kind: Kind) -> bool:
+    return KIND_INFO[kind].category is ABILITY.short_tempered_category
+
+
+def _resolve(
+    b: Builder, rule: PlayRule, play: CardPlayed, counter: CounterPlayed | None
+) -> int | None:
+    """Resolve a card; with the advanced rules, return the owner of a CELEBRITY that an
+    opponent's card or counter has just put on the Hit List (they take the next turn)."""
+    before = b.state
+    start = len(b.events)
+    rule.resolve(b, play, counter)
+    if not before.advanced or not before.abilities:
+        return None
+    for event in b.events[start:]:
+        if isinstance(event, MobsterListed):
+            mobster = event.mobster
+            by_counter = counter is not None and counter.kind == Kind.MOB_POWER
+            lister = (
+                counter.seat if by_counter and counter and counter.mobster == mobster else play.seat
+            )
+        elif isinstance(event, MobsterSubstituted) and event.replacement not in before.hit_list:
+            mobster, lister = event.replacement, play.seat
+        else:
+            continue
+        owner = b.state.owner(mobster)
+        if owner != lister and carries(b.state, mobster, Kind.CELEBRITY):
+            b.emit(AbilityUsed(owner, mobster, Kind.CELEBRITY, "next turn"))
+            return owner
+    return None
 
 
 def _check_fields(cmd: PlayCard, uses: frozenset[str], name: str) -> None:
@@ -142,6 +231,8 @@ def _reacting(b: Builder, seat: int, window_id: str, now: int) -> Window:
             window=window.id,
             reason="deadline",
         )
+    if window.decision:
+        raise RuleViolation("no_window", "There is no such open reaction window.", window=window.id)
     if seat in window.passed:
         raise RuleViolation("already_passed", "You passed on this window; a pass is final.")
     if seat not in window.eligible:
@@ -181,8 +272,8 @@ def _counter(b: Builder, seat: int, cmd: Counter, now: int) -> None:
         mobster = cmd.mobster if choices else None
     counter = CounterPlayed(window.id, seat, cmd.card, kind, mobster)
     b.emit(counter, WindowClosed(window.id, "countered"))
-    PLAYS[Kind(window.kind)].resolve(b, _pending_play(window), counter)
-    end_card(b, window.seat, counter_seat=seat)
+    celebrity = _resolve(b, PLAYS[Kind(window.kind)], _pending_play(window), counter)
+    end_card(b, window.seat, counter_seat=seat, celebrity=celebrity)
 
 
 def _pass(b: Builder, seat: int, cmd: Pass, now: int) -> None:
@@ -202,13 +293,121 @@ def _close_window(b: Builder, cmd: CloseWindow, now: int) -> None:
             deadline=window.deadline,
             now=now,
         )
+    if window.decision:
+        _decision_default(b, window, "deadline")
+        return
     _resolve_uncountered(b, window, "deadline")
 
 
 def _resolve_uncountered(b: Builder, window: Window, reason: str) -> None:
     b.emit(WindowClosed(window.id, reason))
-    PLAYS[Kind(window.kind)].resolve(b, _pending_play(window), None)
-    end_card(b, window.seat)
+    kind = Kind(window.kind)
+    celebrity = _resolve(b, PLAYS[kind], _pending_play(window), None)
+    end_card(b, window.seat, celebrity=celebrity, attack=_attack(kind))
+
+
+# --- advanced rules: pending decisions ---------------------------------------------------
+
+
+def _decision_default(b: Builder, window: Window, reason: str) -> None:
+    """What a decision comes to when nobody takes it: the draw is from the deck, UNFORGIVING
+    has no effect, SHORT-TEMPERED's turn ends."""
+    b.emit(WindowClosed(window.id, reason))
+    if window.decision == "draw":
+        draw_cards(b, window.seat, window.count)
+        resume(b, window.then)
+    elif window.decision == "unforgiving":
+        proceed(b, window.then)
+    else:
+        start_turn(b, b.state.next_seat(window.seat))
+
+
+def _deciding(
+    b: Builder, seat: int, decision: str, now: int, window_id: str | None = None
+) -> Window:
+    window = b.state.window
+    if window_id is not None:
+        window = _open_window(b.state, window_id)
+    if window is None or window.decision != decision or window.seat != seat:
+        raise RuleViolation("no_decision", "You have no such pending decision.", decision=decision)
+    if now >= window.deadline:
+        raise RuleViolation(
+            "window_closed",
+            "The decision's deadline has passed.",
+            window=window.id,
+            reason="deadline",
+        )
+    return window
+
+
+def _draw(b: Builder, seat: int, cmd: Draw, now: int) -> None:
+    window = _deciding(b, seat, "draw", now)
+    if cmd.source not in ("deck", "discard"):
+        raise RuleViolation("bad_command", "Draw from 'deck' or 'discard'.", source=cmd.source)
+    per_card = window.count > 0 and cleaner_draws(b.state, seat) is not None
+    if cmd.source == "discard" and not per_card:
+        raise RuleViolation(
+            "not_allowed_now",
+            "Only CRIME SCENE CLEANER draws from the discard pile, while it holds cards.",
+        )
+    b.emit(WindowClosed(window.id, "decided"))
+    if not per_card:
+        draw_cards(b, seat, window.count)
+    else:
+        if cmd.source == "discard":
+            b.emit(DiscardTaken(seat, b.state.discard[-1]))
+        else:
+            draw_cards(b, seat, 1)
+        if window.count > 1:
+            draw_step(b, seat, window.count - 1, offer_butcher=True)
+            return
+    resume(b, window.then)
+
+
+def _use_butcher(b: Builder, seat: int, cmd: UseButcher, now: int) -> None:
+    state = b.state
+    window = state.window
+    if window is not None:
+        window = _deciding(b, seat, "draw", now)
+    elif seat != state.turn_seat:
+        raise RuleViolation("not_your_turn", "It is not your turn.", turn=state.turn_seat)
+    mobster = butcher_ready(state, seat)
+    if mobster is None:
+        raise RuleViolation("no_ability", "You have no BUTCHER to use this turn.")
+    hand = state.players[seat].hand
+    if not cmd.cards or len(set(cmd.cards)) != len(cmd.cards):
+        raise RuleViolation("bad_command", "Name one or more different cards to discard.")
+    missing = [c for c in cmd.cards if c not in hand]
+    if missing:
+        raise RuleViolation("card_not_in_hand", "That card is not in your hand.", card=missing[0])
+    count = 0
+    if window is not None:
+        b.emit(WindowClosed(window.id, "decided"))
+        count = window.count
+    b.emit(ButcherUsed(seat, mobster, cmd.cards))
+    draw_step(b, seat, count + len(cmd.cards), offer_butcher=False)
+
+
+def _unforgiving(b: Builder, seat: int, cmd: Unforgiving, now: int) -> None:
+    window = _deciding(b, seat, "unforgiving", now, cmd.window)
+    if cmd.mobster is not None and cmd.mobster not in unforgiving_choices(b.state):
+        raise RuleViolation(
+            "illegal_target",
+            "UNFORGIVING names a mobster in play that is not on the Hit List.",
+            mobster=cmd.mobster,
+        )
+    b.emit(WindowClosed(window.id, "decided"))
+    if cmd.mobster is not None:
+        b.emit(MobsterListed(cmd.mobster, len(b.state.hit_list)))
+        b.emit(AbilityUsed(seat, window.targets[0], Kind.UNFORGIVING, cmd.mobster))
+        check_war(b)
+    proceed(b, window.then)
+
+
+def _end_turn(b: Builder, seat: int, now: int) -> None:
+    window = _deciding(b, seat, "short_tempered", now)
+    b.emit(WindowClosed(window.id, "decided"))
+    start_turn(b, b.state.next_seat(seat))
 
 
 # --- resigning -------------------------------------------------------------------------
@@ -220,8 +419,10 @@ def _resign(b: Builder, seat: int) -> None:
     for mobster in (*player.crew, *b.state.listed_of(seat)):
         b.emit(MobsterEliminated(mobster, "resign"))
     window = b.state.window
+    withdrawn = None
     if window is not None and window.seat == seat:
         b.emit(WindowClosed(window.id, "withdrawn"))  # the card has no effect
+        withdrawn = window
     if check_players(b):
         return
     # The resigner's listed mobsters may have emptied the Hit List: the war ends at once,
@@ -232,5 +433,7 @@ def _resign(b: Builder, seat: int) -> None:
         if not window.waiting_on:  # the resigner was the last seat it waited for
             _resolve_uncountered(b, window, "all_passed")
         return
-    if seat == b.state.turn_seat:
+    if withdrawn is not None and withdrawn.decision == "unforgiving":
+        proceed(b, withdrawn.then)  # play resumes where the decision interrupted it
+    elif seat == b.state.turn_seat:
         start_turn(b, b.state.next_seat(seat))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import ACTION_CARDS, FAMILIES, FAMILY_BY_ID, STARTING_HAND
+from .cards import FAMILIES, FAMILY_BY_ID, STARTING_HAND, deck_cards
 from .errors import RuleViolation
 from .events import CardsDealt, DeckShuffled, Event, GameStarted
 from .evolve import replay
@@ -50,17 +50,16 @@ def setup_events(
         )
     if options.reaction_seconds < 1:
         raise RuleViolation("bad_command", "The reaction window lasts at least one second.")
-    if options.advanced:
-        raise RuleViolation("bad_command", "The advanced rules are not available yet.")
     chosen = [s.family for s in specs if s.family is not None]
     if len(set(chosen)) != len(chosen) or any(f not in FAMILY_BY_ID for f in chosen):
         raise RuleViolation("bad_command", "Each player needs a different, known family.")
     free = [f.id for f in FAMILIES if f.id not in chosen]
     families = tuple(s.family if s.family is not None else free.pop(0) for s in specs)
     stacked = options.stacked_deck
-    if len(set(stacked)) != len(stacked) or any(c not in ACTION_CARDS for c in stacked):
+    cards = deck_cards(options.advanced)  # with the advanced rules, the 10 abilities too
+    if len(set(stacked)) != len(stacked) or any(c not in cards for c in stacked):
         raise RuleViolation("bad_command", "A stacked deck names known cards, each once.")
-    rest = shuffled([c for c in ACTION_CARDS if c not in stacked], seed, "setup")
+    rest = shuffled([c for c in cards if c not in stacked], seed, "setup")
 
     b = Builder(GameState())
     b.emit(

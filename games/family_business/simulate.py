@@ -1,10 +1,11 @@
 """Play many bot games and check the invariants after every event.
 
     python -m games.family_business.simulate --games 10000 --players 2-6 --seed 1 \\
-        --bots random,heuristic
+        --bots random,heuristic [--advanced]
 
 Prints games/s, events/s, events per game, winners by seat and how often each card kind
-was played; exits 1 if any invariant was violated.
+was played (with ``--advanced``: how often each ability was assigned and used); exits 1 if
+any invariant was violated.
 """
 
 from __future__ import annotations
@@ -17,14 +18,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
 
+from .abilities import shielded
 from .bots import BOTS, Bot, RandomBot
-from .cards import KINDS
-from .commands import CloseWindow
-from .events import CardPlayed, CounterPlayed, Event, PlayerResigned, WindowClosed
+from .cards import ABILITY, ABILITY_KINDS, CARD_KIND, KINDS, Kind
+from .commands import CloseWindow, Command, PlayCard
+from .events import (
+    AbilityAssigned,
+    AbilityUsed,
+    ButcherUsed,
+    CardPlayed,
+    CounterPlayed,
+    DiscardTaken,
+    Event,
+    PlayerResigned,
+    WindowClosed,
+)
 from .evolve import evolve, replay
 from .invariants import violations
 from .rules import SYSTEM, decide
-from .setup import setup_events
+from .setup import Options, setup_events
 from .state import GameState
 
 STEP_LIMIT = 20_000  # far beyond any real game; a stuck game is a bug
@@ -39,15 +51,45 @@ class GameRecord:
     state: GameState
     violations: list[str] = field(default_factory=list)
     commands: int = 0
+    ability_uses: Counter[str] = field(default_factory=Counter)
+
+
+def _ability_uses(
+    state: GameState, seat: int | None, command: Command, new: Sequence[Event]
+) -> list[str]:
+    """Which abilities acted in one command (advanced rules)."""
+    used: list[str] = []
+    if isinstance(command, PlayCard) and not command.discard and seat is not None:
+        kind = CARD_KIND[command.card]
+        if kind in ABILITY.doppelganger_shields_from and any(
+            shielded(state, m, kind) for m in state.mobsters_in_play() if state.owner(m) != seat
+        ):
+            used.append(Kind.DOPPELGANGER.value)  # a CONTRACT was played; it could not reach it
+    for e in new:
+        if isinstance(e, AbilityUsed):
+            used.append(e.ability)
+        elif isinstance(e, ButcherUsed):
+            used.append(Kind.BUTCHER.value)
+        elif isinstance(e, DiscardTaken):
+            used.append(Kind.CRIME_SCENE_CLEANER.value)
+    return used
 
 
 def play_game(
-    players: int, bots: Sequence[Bot], seed: str, *, check: bool = True, rng: Random | None = None
+    players: int,
+    bots: Sequence[Bot],
+    seed: str,
+    *,
+    check: bool = True,
+    rng: Random | None = None,
+    advanced: bool = False,
 ) -> GameRecord:
     """One full game between ``bots`` (one per seat). Windows are answered in a random order;
-    a window nobody answers is closed by the system at its deadline."""
+    a window nobody answers is closed by the system at its deadline (so is a pending
+    decision of the advanced rules)."""
     rng = rng or Random(seed)
-    events = list(setup_events(players, seed=seed))
+    options = Options(advanced=True) if advanced else None
+    events = list(setup_events(players, options, seed=seed))
     state = replay(events)
     record = GameRecord(seed, players, tuple(b.name for b in bots), events, state)
     now = 0
@@ -73,6 +115,8 @@ def play_game(
             command = bots[seat].choose(state, seat, rng)
             assert command is not None
         new = decide(state, seat, command, now=now)
+        if advanced:
+            record.ability_uses.update(_ability_uses(state, seat, command, new))
         for event in new:
             state = evolve(state, event)
             if check:
@@ -114,6 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-check", action="store_true", help="skip the invariant checks")
     parser.add_argument(
+        "--advanced", action="store_true", help="play with the advanced rules (ability cards)"
+    )
+    parser.add_argument(
         "--quiet",
         action="store_true",
         help="no progress bar (it is shown only on a terminal anyway)",
@@ -130,6 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     closes: Counter[str] = Counter()
     winners: Counter[str] = Counter()
     wins_by_bot: Counter[str] = Counter()
+    assigned: Counter[str] = Counter()
+    ability_uses: Counter[str] = Counter()
     total_events = resigned = draws = 0
     bad: list[str] = []
     show_progress = not args.quiet and sys.stderr.isatty()
@@ -140,8 +189,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for s in range(n):
             name = names[s % len(names)]
             bots.append(RandomBot(resign=args.resign) if name == "random" else BOTS[name]())
-        record = play_game(n, bots, f"{args.seed}:{i}", check=not args.no_check)
+        record = play_game(
+            n, bots, f"{args.seed}:{i}", check=not args.no_check, advanced=args.advanced
+        )
         total_events += len(record.events)
+        ability_uses.update(record.ability_uses)
         bad.extend(f"game {i}: {v}" for v in record.violations)
         for e in record.events:
             if isinstance(e, CardPlayed):
@@ -152,6 +204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 closes[e.reason] += 1
             elif isinstance(e, PlayerResigned):
                 resigned += 1
+            elif isinstance(e, AbilityAssigned):
+                assigned[e.kind] += 1
         if len(record.state.winners) != 1:
             draws += 1
         for w in record.state.winners:
@@ -163,7 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if show_progress:
         sys.stderr.write("\n")
 
-    print(f"games: {args.games} ({args.players} players, bots {args.bots}, seed {args.seed})")
+    rules = ", advanced rules" if args.advanced else ""
+    print(
+        f"games: {args.games} ({args.players} players, bots {args.bots}, seed {args.seed}{rules})"
+    )
     print(
         f"time: {elapsed:.2f} s   games/s: {args.games / elapsed:.1f}   "
         f"events/s: {total_events / elapsed:.0f}"
@@ -184,6 +241,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     unplayed = [i.kind.value for i in KINDS if not played[i.kind] and not countered[i.kind]]
     if unplayed:
         print("never played for effect: " + ", ".join(unplayed))
+    if args.advanced:
+        print(f"{'ability':<22}{'assigned':>9}{'used':>8}")
+        for info in ABILITY_KINDS:
+            print(f"{info.kind.value:<22}{assigned[info.kind]:>9}{ability_uses[info.kind]:>8}")
+        unused = [i.kind.value for i in ABILITY_KINDS if not ability_uses[i.kind]]
+        if unused:
+            print("abilities never used: " + ", ".join(unused))
     print(f"invariant violations: {len(bad)}")
     for line in bad[:20]:
         print("  " + line)

@@ -33,7 +33,14 @@ class PlayerState:
 
 @dataclass(frozen=True)
 class Window:
-    """An open reaction window: the pending card and who may still answer it."""
+    """An open reaction window: the pending card and who may still answer it.
+
+    With the advanced rules the same record holds a pending mid-turn decision
+    (``decision`` not empty): ``seat`` alone decides, by ``deadline``; ``CloseWindow``
+    applies the decision's default. ``card``/``kind`` then name the ability card that asks
+    (``targets`` its mobster), ``count`` the cards still to draw and ``then`` where play
+    resumes afterwards ("play", "turn:<seat>", "draw:<seat>" or "extra:<seat>").
+    """
 
     id: str
     seat: int  # the card's player
@@ -44,6 +51,9 @@ class Window:
     passed: tuple[int, ...]
     counters: tuple[str, ...]
     deadline: int
+    decision: str = ""  # "" (a reaction window) | "draw" | "unforgiving" | "short_tempered"
+    count: int = 0
+    then: str = ""
 
     @property
     def waiting_on(self) -> tuple[int, ...]:
@@ -78,6 +88,11 @@ class GameState:
     shuffles: int = 0
     reaction_seconds: int = 10
     advanced: bool = False
+    # Advanced rules: (mobster, ability card) for every ability under a mobster in play.
+    abilities: tuple[tuple[str, str], ...] = ()
+    unforgiving: tuple[str, ...] = ()  # dead UNFORGIVING mobsters whose owner must decide
+    butcher_turn: int = 0  # the turn BUTCHER was last used in
+    temper_turn: int = 0  # the turn SHORT-TEMPERED's extra card was played in
     seed: str = ""
     seed_hash: str = ""
     over: bool = False
@@ -106,6 +121,13 @@ class GameState:
     def mobsters_in_play(self) -> tuple[str, ...]:
         crews = tuple(m for p in self.players for m in p.crew)
         return crews + self.hit_list
+
+    def ability_of(self, mobster: str) -> str | None:
+        """The ability card under ``mobster``, if any."""
+        for m, card in self.abilities:
+            if m == mobster:
+                return card
+        return None
 
     def in_game(self) -> tuple[int, ...]:
         return tuple(p.seat for p in self.players if not p.out)

@@ -18,10 +18,37 @@ from .state import GameState
 Viewer = int | Literal["spectator", "staff"]
 
 
+# Card kinds whose main text is the project's reconstruction (the advanced rules' abilities).
+RECONSTRUCTED = frozenset(k for k, info in KIND_INFO.items() if info.reconstructed)
+
+
 def card(card_id: str) -> dict[str, Any]:
     kind = CARD_KIND[card_id]
     info = KIND_INFO[kind]
-    return {"id": card_id, "kind": kind.value, "name": info.name, "category": info.category.value}
+    out: dict[str, Any] = {
+        "id": card_id,
+        "kind": kind.value,
+        "name": info.name,
+        "category": info.category.value,
+    }
+    if kind in RECONSTRUCTED:  # ability cards carry their text, marked as reconstructed
+        out.update(text=info.text, reconstructed=True)
+    return out
+
+
+def ability(state: GameState, mobster_id: str) -> dict[str, Any] | None:
+    """The ability card under a mobster in play (public), or None."""
+    card_id = state.ability_of(mobster_id)
+    return card(card_id) if card_id is not None else None
+
+
+def _mobster(state: GameState, mobster_id: str) -> dict[str, Any]:
+    out = mobster(mobster_id)
+    if state.abilities:
+        held = ability(state, mobster_id)
+        if held is not None:
+            out["ability"] = held
+    return out
 
 
 def mobster(mobster_id: str) -> dict[str, Any]:
@@ -44,8 +71,10 @@ def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[st
             "seat": p.seat,
             "name": p.name,
             "family": {"id": p.family, "name": FAMILY_BY_ID[p.family].name},
-            "crew": [mobster(m) for m in p.crew],
-            "listed": [mobster(m) for m in state.listed_of(p.seat)] if state.started else [],
+            "crew": [_mobster(state, m) for m in p.crew],
+            "listed": [_mobster(state, m) for m in state.listed_of(p.seat)]
+            if state.started
+            else [],
             "in_play": state.in_play_count(p.seat) if state.started else 0,
             "hand_size": len(p.hand),
             "out": p.out,
@@ -62,7 +91,7 @@ def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[st
         "turn": state.turn,
         "turn_seat": state.turn_seat,
         "awaiting": list(awaiting(state)),
-        "hit_list": [mobster(m) for m in state.hit_list],
+        "hit_list": [_mobster(state, m) for m in state.hit_list],
         "graveyard": [mobster(m) for m in state.graveyard],
         "deck_size": len(state.deck),
         "discard": [card(c) for c in state.discard],
@@ -74,11 +103,16 @@ def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[st
         "over": state.over,
         "winners": list(state.winners),
     }
+    if state.advanced:
+        out["abilities"] = [
+            {"mobster": mobster(m), "seat": state.owner(m), "card": card(c)}
+            for m, c in state.abilities
+        ]
     if window is not None:
         out["window"] = {
             "id": window.id,
             "seat": window.seat,
-            "card": card(window.card),
+            "card": card(window.card) if window.card else None,
             "targets": [mobster(m) for m in window.targets],
             "eligible": list(window.eligible),
             "passed": list(window.passed),
@@ -86,6 +120,8 @@ def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[st
             "counters": list(window.counters),
             "deadline": window.deadline,
         }
+        if window.decision:  # advanced rules: a pending decision of one seat
+            out["window"].update(decision=window.decision, count=window.count)
     if state.over or viewer == "staff":
         out["deck"] = [card(c) for c in state.deck]
     if state.over:
