@@ -2,6 +2,7 @@
 #   make run    install, migrate, run web + Celery worker + beat (Ctrl-C stops all)
 #   make test   install, run the whole pytest suite against real PostgreSQL
 #   make lint   ruff check, ruff format --check, mypy (strict on the pure core)
+#   make bench  run the benchmarks in bench/ (the timer benchmark starts its own worker)
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -15,7 +16,7 @@ PORT   ?= 8000
 # mypy targets that exist so far (the rules engine lands in games/ separately).
 MYPY_PATHS = $(wildcard games/core.py games/family_business fbservice/embedded.py fbservice/devserver.py)
 
-.PHONY: install run test lint migrate staff stop status clean
+.PHONY: install run test lint bench migrate staff stop status clean
 
 install: $(STAMP)
 
@@ -37,6 +38,15 @@ run: migrate
 
 test: $(STAMP)
 	$(EMBED) $(PY) -m pytest $(PYTEST_ARGS)
+
+# Every bench/*.py script (each prints its figures and the machine); pick some with
+# `make bench BENCHES="timers"`.
+BENCHES = $(sort $(basename $(notdir $(filter-out bench/_% bench/__init__.py,$(wildcard bench/*.py)))))
+bench: migrate
+	@for b in $(BENCHES); do \
+		echo "== bench.$$b"; \
+		$(EMBED) $(PY) -m bench.$$b || exit 1; \
+	done
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

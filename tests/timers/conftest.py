@@ -1,0 +1,246 @@
+"""Real Celery workers on a real broker for the timer tests.
+
+Each test gets a ``workers`` factory: it starts ``celery worker -B`` subprocesses (prefork,
+2 processes, with an embedded beat whose sweeper runs every 0.5 s) against
+
+* the broker this test run is configured with (``CELERY_BROKER_URL``: Redis here, the
+  embedded Redis on a fresh machine): never skipped;
+* RabbitMQ on 127.0.0.1:5672 (guest/guest) when it answers; skipped, saying so, when not.
+
+Workers use pytest-django's test database (their DATABASE_URL names it) and a queue of
+their own (CELERY_TASK_DEFAULT_QUEUE=fbtest-<random>), so they never take the tasks of a
+developer's ``make run`` worker on the same broker, nor leave it ours. The test process
+sends its tasks to the same broker and queue. Each worker runs in its own process group,
+killed (SIGKILL) at teardown whatever happened; its log is printed when a test fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+
+from fbservice.celery import app as celery_app
+
+REPO = Path(__file__).resolve().parents[2]
+QUEUE = f"fbtest-{uuid.uuid4().hex[:12]}"
+RABBITMQ_URL = os.environ.get("FB_TEST_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:5672//")
+SWEEP_SECONDS = 0.5
+GRACE_SECONDS = 1.0
+BOT_THINK_SECONDS = 0.01
+
+
+def _answers(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
+RABBITMQ_UP = _answers("127.0.0.1", 5672)
+
+BROKERS = [
+    pytest.param("configured", id="configured-broker"),
+    pytest.param(
+        "rabbitmq",
+        id="rabbitmq",
+        marks=pytest.mark.skipif(
+            not RABBITMQ_UP, reason="RabbitMQ does not answer on 127.0.0.1:5672"
+        ),
+    ),
+]
+
+
+def database_url() -> str:
+    """A DATABASE_URL naming the database this test process uses (``test_<name>``)."""
+    d = connection.settings_dict
+    auth = quote(d["USER"] or "", safe="")
+    if d["PASSWORD"]:
+        auth += ":" + quote(d["PASSWORD"], safe="")
+    options = {k: str(v) for k, v in (d.get("OPTIONS") or {}).items() if isinstance(v, str | int)}
+    host = d["HOST"] or ""
+    if host.startswith("/"):
+        options["host"] = host
+        netloc = f"{auth}@" if auth else ""
+    else:
+        netloc = f"{auth}@{host}" if auth else host
+        if d["PORT"]:
+            netloc += f":{d['PORT']}"
+    query = f"?{urlencode(options)}" if options else ""
+    return f"postgres://{netloc}/{quote(d['NAME'])}{query}"
+
+
+class Worker:
+    """One ``celery worker -B`` subprocess (its own process group) with a log file."""
+
+    def __init__(self, broker_url: str, db_url: str, folder: Path, index: int) -> None:
+        self.name = f"{QUEUE}-{index}@fbtest"
+        self.log = folder / f"worker-{index}.log"
+        env = dict(
+            os.environ,
+            DATABASE_URL=db_url,
+            CELERY_BROKER_URL=broker_url,
+            CELERY_TASK_DEFAULT_QUEUE=QUEUE,
+            CELERY_BEAT_SCHEDULE_FILENAME=str(folder / f"beat-{index}"),
+            FB_EMBEDDED="false",
+            FB_BOTS_INLINE="false",
+            FB_SCHEDULE_TASKS="true",
+            FB_BOT_THINK_SECONDS=str(BOT_THINK_SECONDS),
+            FB_SWEEP_SECONDS=str(SWEEP_SECONDS),
+            FB_SWEEP_GRACE_SECONDS=str(GRACE_SECONDS),
+            PYTHONUNBUFFERED="1",
+        )
+        env.pop("CELERY_BROKER_WRITE_URL", None)
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "fbservice", "worker", "-B",
+                 "-l", "INFO", "-P", "prefork", "-c", "2", "-n", self.name,
+                 "-Q", QUEUE, "--without-mingle", "--without-gossip"],
+                cwd=REPO,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def wait_for(self, pattern: str, timeout: float, what: str) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if re.search(pattern, self.text()):
+                return
+            if self.proc.poll() is not None:
+                pytest.fail(f"worker exited ({self.proc.returncode}) before {what}:\n{self.tail()}")
+            time.sleep(0.05)
+        pytest.fail(f"worker: no {what} within {timeout:.0f}s:\n{self.tail()}")
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        self.wait_for(r"\bready\.", timeout, "'ready' line")
+
+    def kill(self) -> None:
+        """SIGKILL the whole group: the worker, its pool processes and its beat."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def tail(self, lines: int = 60) -> str:
+        return "\n".join(self.text().splitlines()[-lines:])
+
+
+def _use_broker(url: str | None) -> None:
+    """Point this process's Celery app at ``url`` (None: back to the configured broker).
+    CELERY_BROKER_URL in the environment wins over app.conf.broker_url, so the write and
+    read URLs are set instead, and the cached producer pool is dropped (private API:
+    test-only; kombu keeps pools per connection, so the old one is reused on the way back)."""
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
+    celery_app.conf.broker_write_url = url
+    celery_app.conf.broker_read_url = url
+
+
+def _delete_queue(url: str) -> None:
+    """RabbitMQ keeps a declared queue (and its exchange) until deleted."""
+    from kombu import Connection
+
+    try:
+        with Connection(url, connect_timeout=3) as conn:
+            channel = conn.default_channel
+            channel.queue_delete(QUEUE)
+            channel.exchange_delete(QUEUE)
+    except Exception as exc:  # noqa: BLE001 - cleanup: report, do not fail the test
+        print(f"could not delete queue {QUEUE} on RabbitMQ: {exc}")
+
+
+def _clean_redis(url: str) -> None:
+    """Redis keeps what a killed worker held in its ``unacked`` hash, to restore it into
+    our queue once the visibility timeout passes: drop it, and the queue itself."""
+    import json
+
+    from kombu import Connection
+
+    try:
+        with Connection(url, connect_timeout=3) as conn:
+            client = conn.default_channel.client
+            for tag, raw in client.hscan_iter("unacked"):
+                try:
+                    routing_key = json.loads(raw)[2]
+                except (ValueError, IndexError, TypeError):
+                    continue
+                if routing_key == QUEUE:
+                    client.hdel("unacked", tag)
+                    client.zrem("unacked_index", tag)
+            client.delete(QUEUE, f"_kombu.binding.{QUEUE}", f"_kombu.binding_permanent.{QUEUE}")
+    except Exception as exc:  # noqa: BLE001 - cleanup: report, do not fail the test
+        print(f"could not clean queue {QUEUE} on Redis: {exc}")
+
+
+@pytest.fixture(params=BROKERS)
+def broker_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    url = django_settings.CELERY_BROKER_URL if request.param == "configured" else RABBITMQ_URL
+    old_queue = celery_app.conf.task_default_queue
+    celery_app.conf.task_default_queue = QUEUE
+    _use_broker(url)
+    try:
+        yield url
+    finally:
+        _use_broker(None)
+        celery_app.conf.task_default_queue = old_queue
+        if url.startswith("amqp"):
+            _delete_queue(url)
+        elif url.startswith("redis"):
+            _clean_redis(url)
+
+
+@pytest.fixture
+def timers_on(settings) -> None:
+    """This process behaves like the web server: tasks scheduled, bots on Celery."""
+    settings.FB_SCHEDULE_TASKS = True
+    settings.FB_BOTS_INLINE = False
+    settings.FB_BOT_THINK_SECONDS = BOT_THINK_SECONDS
+    settings.CELERY_TASK_DEFAULT_QUEUE = QUEUE
+
+
+@pytest.fixture
+def workers(
+    broker_url: str, timers_on: None, transactional_db: None, tmp_path: Path, request
+) -> Iterator[Callable[[], Worker]]:
+    """``start()`` launches a worker (waiting until it is ready); all are killed after."""
+    started: list[Worker] = []
+    db_url = database_url()
+
+    def start() -> Worker:
+        worker = Worker(broker_url, db_url, tmp_path, len(started))
+        started.append(worker)
+        worker.wait_ready()
+        return worker
+
+    yield start
+    for worker in started:
+        worker.kill()
+    if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
+        for worker in started:
+            print(f"--- {worker.name} log (tail) ---\n{worker.tail(120)}")
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
