@@ -44,7 +44,23 @@ def idempotency_key(request: Request) -> uuid.UUID:
 
 
 class ApiView(APIView):
-    """An APIView that echoes the request id on every response, errors included."""
+    """An APIView that echoes the request id on every response, errors included, and
+    parses every request body (after authentication), so malformed JSON is a 400 even on
+    routes that take no body; those (``takes_body = False``) accept only nothing or ``{}``.
+    """
+
+    takes_body = True
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+            data = request.data  # parses now: malformed JSON raises ParseError
+            if not self.takes_body and data not in ({}, None) and len(data):
+                raise ApiError(
+                    "invalid",
+                    "This request takes no body.",
+                    fields={"non_field_errors": ["This request takes no body."]},
+                )
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any

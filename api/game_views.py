@@ -152,6 +152,7 @@ class CommandView(ApiView):
 
 
 class ResignView(ApiView):
+    takes_body = False
     throttle_classes = (CommandRateThrottle,)
 
     @extend_schema(
@@ -173,6 +174,7 @@ class ResignView(ApiView):
 
 
 class UndoView(ApiView):
+    takes_body = False
     throttle_classes = (CommandRateThrottle,)
 
     @extend_schema(

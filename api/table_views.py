@@ -122,6 +122,8 @@ class TableJoinView(ApiView):
 
 
 class TableLeaveView(ApiView):
+    takes_body = False
+
     @extend_schema(
         tags=["tables"],
         summary="Give up your seat before the game starts",
@@ -158,6 +160,8 @@ class TableBotView(ApiView):
 
 
 class TableStartView(ApiView):
+    takes_body = False
+
     @extend_schema(
         tags=["tables"],
         summary="Deal and start (the creator, any seated player, or staff)",

@@ -289,9 +289,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
+        "ErrorCodeEnum": "api.errors.ALL_CODES_CHOICES",
         "TableStatusEnum": ["open", "started", "finished"],
         "HealthStatusEnum": ["ok", "degraded"],
     },
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
 }
 
 if not DEBUG:

@@ -304,5 +304,7 @@ def test_counters_racing_over_http_exactly_one_wins(alice, bob, carol, dave, sta
         if status == 409:
             assert body["code"] == "window_closed"
             assert body["extra"]["winning_seq"] == winning_seq
-    seqs = list(StoredEvent.objects.filter(stream_id=game_id).values_list("seq", flat=True))
+    seqs = list(
+        StoredEvent.objects.filter(stream_id=game_id).order_by("seq").values_list("seq", flat=True)
+    )
     assert seqs == list(range(1, len(seqs) + 1))
