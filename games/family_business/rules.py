@@ -129,7 +129,7 @@ def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
     rule.validate(state, seat, cmd)
     if extra is not None:
         b.emit(WindowClosed(extra.id, "decided"))
-        b.emit(AbilityUsed(seat, extra.targets[0], Kind.SHORT_TEMPERED, cmd.card))
+        b.emit(AbilityUsed(seat, extra.targets[0], Kind.SHORT_TEMPERED, kind.value))
     if kind in ABILITIES:
         b.emit(AbilityAssigned(seat, cmd.card, kind, cmd.targets[0]))
         end_card(b, seat)

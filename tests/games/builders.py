@@ -25,6 +25,7 @@ from games.family_business import (
     Counter,
     GameState,
     Kind,
+    Options,
     Pass,
     PlayCard,
     RuleViolation,
@@ -32,6 +33,7 @@ from games.family_business import (
     initial_state,
     replay,
 )
+from games.family_business.cards import ADVANCED_DECK
 from games.family_business.events import Event
 from games.family_business.invariants import violations
 
@@ -44,17 +46,18 @@ CardSpec = str | Kind  # a kind ("CONTRACT", Kind.HIT) or an exact card id ("c01
 
 
 class _Cards:
-    """Hands out real card ids, each once."""
+    """Hands out real card ids, each once (the 10 ability cards too, when ``advanced``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, advanced: bool = False) -> None:
         self.used: set[str] = set()
+        self.pool = ADVANCED_DECK if advanced else ACTION_CARDS
 
     def take(self, spec: CardSpec) -> str:
         if isinstance(spec, str) and spec in CARD_KIND:
             card = spec
         else:
             kind = Kind(spec)
-            free = [c for c in ACTION_CARDS if CARD_KIND[c] is kind and c not in self.used]
+            free = [c for c in self.pool if CARD_KIND[c] is kind and c not in self.used]
             if not free:
                 raise ValueError(f"no copy of {kind} left to place")
             card = free[0]
@@ -67,7 +70,7 @@ class _Cards:
         return tuple(self.take(s) for s in specs)
 
     def rest(self) -> tuple[str, ...]:
-        return tuple(c for c in ACTION_CARDS if c not in self.used)
+        return tuple(c for c in self.pool if c not in self.used)
 
 
 def make_state(
@@ -84,6 +87,8 @@ def make_state(
     rest: str = "deck",
     seed: str = "scenario",
     reaction_seconds: int = 10,
+    advanced: bool = False,
+    abilities: Mapping[str, CardSpec] | None = None,
 ) -> GameState:
     """A consistent mid-game state, ``turn_seat`` to play (its draw already done).
 
@@ -94,11 +99,17 @@ def make_state(
     are dead (appended to the graveyard). A seat left with no mobster in play is out.
     ``deck``: cards on top of the deck, top first; ``discard``: the discard pile, top last.
     ``rest``: where every card not named goes: ``"deck"`` (under ``deck``) or ``"discard"``.
+    ``advanced``: the advanced rules (66 cards); ``abilities``: mobster -> the ability card
+    (kind or id) under it.
     """
     hands = hands or {}
     crews = crews or {}
-    base = initial_state(players, seed=seed)
-    cards = _Cards()
+    abilities = abilities or {}
+    if abilities:
+        advanced = True
+    base = initial_state(players, Options(advanced=advanced), seed=seed)
+    cards = _Cards(advanced)
+    under = tuple((m, cards.take(spec)) for m, spec in abilities.items())
     hand_of = {seat: cards.take_all(hands.get(seat, ())) for seat in range(players)}
     top = cards.take_all(deck)
     pile = cards.take_all(discard)
@@ -147,6 +158,7 @@ def make_state(
         mob_war=mob_war,
         turn_seat=turn_seat,
         reaction_seconds=reaction_seconds,
+        abilities=under,
     )
     broken = violations(state)
     if broken:

@@ -12,12 +12,18 @@ from hypothesis import strategies as st
 from games.family_business import evolve, replay
 from games.family_business.bots import HeuristicBot, RandomBot
 from games.family_business.codec import decode_event, decode_state, encode_event, encode_state
-from games.family_business.events import CardsDealt, CardsDrawn, DeckShuffled, GameStarted
+from games.family_business.events import (
+    CardsDealt,
+    CardsDrawn,
+    DeckShuffled,
+    DiscardTaken,
+    GameStarted,
+)
 from games.family_business.simulate import play_game
 from games.family_business.state import GameState
 from games.family_business.view import redact_event, view
 
-CARD_ID = re.compile(r"^c\d\d$")
+CARD_ID = re.compile(r"^[ca]\d\d$")  # action cards c01..c56, ability cards a01..a10
 games = given(
     players=st.integers(min_value=2, max_value=6),
     seed=st.integers(min_value=0, max_value=2**32),
@@ -59,7 +65,22 @@ def secret_from(state: GameState, seat: int | None) -> set[str]:
 def test_random_games_keep_every_invariant_and_end(
     players: int, seed: int, heuristic_seats: set[int]
 ) -> None:
-    record = play_game(players, _bots(players, heuristic_seats), f"prop:{seed}")
+    _random_game_keeps_every_invariant(players, seed, heuristic_seats, advanced=False)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@games
+def test_random_advanced_games_keep_every_invariant_and_end(
+    players: int, seed: int, heuristic_seats: set[int]
+) -> None:
+    _random_game_keeps_every_invariant(players, seed, heuristic_seats, advanced=True)
+
+
+def _random_game_keeps_every_invariant(
+    players: int, seed: int, heuristic_seats: set[int], *, advanced: bool
+) -> None:
+    bots = _bots(players, heuristic_seats)
+    record = play_game(players, bots, f"prop:{seed}", advanced=advanced)
     assert record.violations == []
     assert record.state.over
     assert replay(record.events) == record.state
@@ -71,15 +92,32 @@ def test_random_games_keep_every_invariant_and_end(
 def test_no_view_or_event_shows_a_player_a_card_they_may_not_see(
     players: int, seed: int, heuristic_seats: set[int]
 ) -> None:
-    record = play_game(players, _bots(players, heuristic_seats), f"hide:{seed}", check=False)
+    _nothing_secret_is_shown(players, seed, heuristic_seats, advanced=False)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@games
+def test_no_view_or_event_of_an_advanced_game_shows_a_card_a_player_may_not_see(
+    players: int, seed: int, heuristic_seats: set[int]
+) -> None:
+    _nothing_secret_is_shown(players, seed, heuristic_seats, advanced=True)
+
+
+def _nothing_secret_is_shown(
+    players: int, seed: int, heuristic_seats: set[int], *, advanced: bool
+) -> None:
+    bots = _bots(players, heuristic_seats)
+    record = play_game(players, bots, f"hide:{seed}", check=False, advanced=advanced)
     state = GameState()
     viewers: list[int | None] = [*range(players), None]
     for event in record.events:
         state = evolve(state, event)
+        # CRIME SCENE CLEANER takes the discard pile's top card, which everyone saw.
+        public = {event.card} if isinstance(event, DiscardTaken) else set()
         for viewer in viewers:
             who: Any = viewer if viewer is not None else "spectator"
             seen = card_ids(view(state, who)) | card_ids(redact_event(event, who))
-            assert not (seen & secret_from(state, viewer)) or state.over
+            assert not ((seen - public) & secret_from(state, viewer)) or state.over
         if isinstance(event, (CardsDealt, CardsDrawn)) and not state.over:
             assert redact_event(event, "spectator")["cards"] is None
         if isinstance(event, DeckShuffled):
@@ -92,11 +130,17 @@ def test_no_view_or_event_shows_a_player_a_card_they_may_not_see(
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@games
+@given(
+    players=st.integers(min_value=2, max_value=6),
+    seed=st.integers(min_value=0, max_value=2**32),
+    heuristic_seats=st.sets(st.integers(min_value=0, max_value=5)),
+    advanced=st.booleans(),
+)
 def test_every_event_round_trips_through_json(
-    players: int, seed: int, heuristic_seats: set[int]
+    players: int, seed: int, heuristic_seats: set[int], advanced: bool
 ) -> None:
-    record = play_game(players, _bots(players, heuristic_seats), f"codec:{seed}", check=False)
+    bots = _bots(players, heuristic_seats)
+    record = play_game(players, bots, f"codec:{seed}", check=False, advanced=advanced)
     for event in record.events:
         assert decode_event(json.loads(json.dumps(encode_event(event)))) == event
 
@@ -105,16 +149,24 @@ def test_a_game_is_determined_by_its_seed_and_bots() -> None:
     first = play_game(4, _bots(4, {1, 3}), "same-seed")
     second = play_game(4, _bots(4, {1, 3}), "same-seed")
     assert first.events == second.events
+    advanced = play_game(4, _bots(4, {1, 3}), "same-seed", advanced=True)
+    assert advanced.events == play_game(4, _bots(4, {1, 3}), "same-seed", advanced=True).events
     other = play_game(4, _bots(4, {1, 3}), "other-seed")
     assert first.events != other.events
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@games
+@given(
+    players=st.integers(min_value=2, max_value=6),
+    seed=st.integers(min_value=0, max_value=2**32),
+    heuristic_seats=st.sets(st.integers(min_value=0, max_value=5)),
+    advanced=st.booleans(),
+)
 def test_every_state_round_trips_through_json(
-    players: int, seed: int, heuristic_seats: set[int]
+    players: int, seed: int, heuristic_seats: set[int], advanced: bool
 ) -> None:
-    record = play_game(players, _bots(players, heuristic_seats), f"state:{seed}", check=False)
+    bots = _bots(players, heuristic_seats)
+    record = play_game(players, bots, f"state:{seed}", check=False, advanced=advanced)
     state = GameState()
     for event in record.events:
         state = evolve(state, event)
