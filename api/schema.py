@@ -181,6 +181,8 @@ class TableSerializer(serializers.Serializer):
     reaction_seconds = serializers.IntegerField()
     undo = serializers.ChoiceField(choices=["off", "own_last"])
     spectator_delay = serializers.IntegerField()
+    turn_seconds = serializers.IntegerField()
+    turn_action = serializers.ChoiceField(choices=["discard", "bot"])
     created_by = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)

@@ -120,6 +120,17 @@ class TableCreateSerializer(StrictSerializer):
         help_text="Default: own_last on casual tables, off otherwise (only casual allows it).",
     )
     spectator_delay = StrictIntegerField(min_value=0, max_value=10_000, default=0)
+    turn_seconds = StrictIntegerField(
+        min_value=0,
+        max_value=600,
+        default=0,
+        help_text="A human seat's time to play its card (0: no limit); then the system plays.",
+    )
+    turn_action = serializers.ChoiceField(
+        choices=Table.TurnAction.values,
+        default=Table.TurnAction.DISCARD,
+        help_text="What the system plays for a seat out of time: a discard or the bot's choice.",
+    )
     seed = StrictCharField(max_length=128, required=False, help_text="Sandbox tables only (staff).")
     stacked_deck = serializers.ListField(
         child=serializers.ChoiceField(choices=CARD_IDS),

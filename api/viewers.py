@@ -115,6 +115,8 @@ def table_document(table: Table, user: AbstractBaseUser | AnonymousUser) -> dict
         "reaction_seconds": table.reaction_seconds,
         "undo": table.undo,
         "spectator_delay": table.spectator_delay,
+        "turn_seconds": table.turn_seconds,
+        "turn_action": table.turn_action,
         "created_by": table.created_by_id,
         "created_at": iso(table.created_at),
         "started_at": iso(table.started_at) if table.started_at else None,

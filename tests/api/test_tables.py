@@ -11,7 +11,10 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_new_table_seats_its_creator_and_is_listed_as_open(alice, bob) -> None:
-    table = create_table(alice, seats=3, reaction_seconds=20, spectator_delay=2)
+    table = create_table(
+        alice, seats=3, reaction_seconds=20, spectator_delay=2, turn_seconds=60, turn_action="bot"
+    )
+    assert (table["turn_seconds"], table["turn_action"]) == (60, "bot")
     assert table["status"] == "open" and table["mode"] == "casual" and table["size"] == 3
     assert table["undo"] == "own_last" and table["reaction_seconds"] == 20
     assert table["spectator_delay"] == 2 and table["created_by"] == alice.user.pk
@@ -109,6 +112,8 @@ def test_sandbox_tables_are_for_staff(alice, bob, staff) -> None:
         ({"mode": "tournament"}, "mode"),
         ({"reaction_seconds": 0}, "reaction_seconds"),
         ({"spectator_delay": -1}, "spectator_delay"),
+        ({"turn_seconds": 601}, "turn_seconds"),
+        ({"turn_action": "sleep"}, "turn_action"),
         ({"undo": "always"}, "undo"),
         ({"join": "yes"}, "join"),
         ({"seats": 2, "position": 3}, "position"),
