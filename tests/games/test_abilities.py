@@ -754,3 +754,68 @@ def test_a_random_advanced_game_keeps_every_invariant():
     record = play_game(4, [RandomBot(), HeuristicBot()] * 2, "adv-one", advanced=True)
     assert record.violations == [] and record.state.over
     assert decide is not None
+
+
+# --- flow: decisions in a row, resigning, setup -----------------------------------------------
+
+
+def test_after_unforgiving_at_the_start_of_a_turn_butchers_owner_gets_the_draw_decision():
+    state = make_state(
+        3,
+        hands={0: [LAM], 1: [LAM], 2: FILLER},
+        hit_list=[C[0], A[0]],
+        mob_war=1,
+        abilities={C[0]: "UNFORGIVING", B[0]: "BUTCHER"},
+    )
+    state, _ = next_turn(state)
+    state, events = play(state, 2, Unforgiving(decision(state, "unforgiving"), None))
+    assert types(events) == ["WindowClosed", "DecisionOpened"]
+    assert decision(state, "draw") and state.window.seat == 1 and state.window.count == 5
+    state, events = play(state, 1, Draw("deck"))
+    assert len(state.players[1].hand) == 6 and state.window is None
+
+
+def test_resigning_at_your_own_decision_passes_the_turn_on():
+    state = temper(players=3, hands={0: ["CONTRACT_NO_COUNTER", "AMBUSH"], 1: FILLER})
+    state, _ = play_kind(state, 0, "CONTRACT_NO_COUNTER", B[0])
+    assert decision(state, "short_tempered")
+    state, events = play(state, 0, Resign())
+    assert WindowClosed(of_type(events, WindowClosed)[0].window, "withdrawn") in events
+    assert state.turn_seat == 1 and state.window is None
+    state = butcher_turn()
+    state, events = play(state, 1, Resign())
+    assert state.over  # two players: the other one wins
+
+
+def test_another_seat_resigning_leaves_a_decision_open():
+    state = make_state(
+        3, hands={0: ["HIT", LAM], 1: FILLER, 2: FILLER}, abilities={B[0]: "UNFORGIVING"}
+    )
+    state, _ = play_kind(state, 0, "HIT", B[0], own=A[0])
+    window = decision(state, "unforgiving")
+    state, _ = play(state, 2, Resign())
+    assert decision(state, "unforgiving") == window
+    state, events = play(state, 1, Unforgiving(window, A[1]))
+    assert of_type(events, TurnStarted)[0].seat == 1
+
+
+def test_decisions_refuse_reactions_and_reactions_refuse_decisions():
+    state = butcher_turn()
+    from games.family_business import Pass
+
+    assert refused(state, 1, Pass(state.window.id)).code == "no_window"
+    assert refused(state, 0, Draw("deck")).code == "no_decision"
+    assert refused(state, 1, PlayCard(state.players[1].hand[0], discard=True)).code == (
+        "window_open"
+    )
+    assert refused(state, 1, Draw("discard")).code == "not_allowed_now"
+
+
+def test_a_stacked_deck_may_hold_ability_cards_only_with_the_advanced_rules():
+    from games.family_business import RuleViolation
+
+    with pytest.raises(RuleViolation) as err:
+        setup_events(2, Options(stacked_deck=("a01",)), seed="s")
+    assert err.value.code == "bad_command"
+    events = setup_events(2, Options(advanced=True, stacked_deck=("a01",)), seed="s")
+    assert of_type(events, DeckShuffled)[0].cards[0] == "a01"
