@@ -7,7 +7,16 @@ from random import Random
 
 import pytest
 
-from games.family_business import CARD_KIND, Counter, Kind, Pass, PlayCard, decide, initial_state
+from games.family_business import (
+    ACTION_CARDS,
+    CARD_KIND,
+    Counter,
+    Kind,
+    Pass,
+    PlayCard,
+    decide,
+    initial_state,
+)
 from games.family_business.bots import HeuristicBot, RandomBot, decision_rng
 from games.family_business.simulate import main, play_game
 from games.family_business.state import GameState
@@ -15,7 +24,7 @@ from games.family_business.state import GameState
 
 def _with_hands(state: GameState, hands: dict[int, list[Kind]]) -> GameState:
     """Give seats cards of the named kinds (taken from anywhere), keeping every card once."""
-    pool = sorted(CARD_KIND)
+    pool = sorted(ACTION_CARDS)  # the base game's cards (no ability cards)
     taken: dict[int, tuple[str, ...]] = {}
     for seat, kinds in hands.items():
         cards = []
@@ -96,6 +105,16 @@ def test_simulator_reports_its_figures_and_no_violations(
     assert "games/s" in out and "events/s" in out
     assert "invariant violations: 0" in out
     assert "CONTRACT" in out
+
+
+def test_simulator_plays_the_advanced_rules_and_reports_ability_use(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--games", "12", "--players", "2-6", "--seed", "t", "--advanced", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "advanced rules" in out and "invariant violations: 0" in out
+    for ability in ("LIBRARIAN", "DOPPELGANGER", "SHOTGUN", "EARLY_BIRD"):
+        assert ability in out
 
 
 def test_simulator_refuses_an_unknown_bot() -> None:
