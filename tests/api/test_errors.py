@@ -8,8 +8,8 @@ import uuid
 import pytest
 
 from api.errors import ALL_CODES, STATUS, assert_codes_have_statuses, status_of
-from events.models import CommandRecord, StoredEvent
-from tests.api.helpers import API, create_table, seat_all, start
+from events.models import CommandRecord
+from tests.api.helpers import API, create_table, event_count, seat_all, start
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def test_unknown_and_malformed_ids_are_404(alice, method, path, bad_id) -> None:
 
 @pytest.mark.parametrize("path", POSTS + ["/auth/register", "/auth/token", "/auth/session"])
 def test_malformed_json_is_400_on_every_post(alice, game, path) -> None:
-    count = StoredEvent.objects.count()
+    count = event_count(game)
     response = alice.client.generic(
         "POST",
         f"{API}{path.format(id=game)}",
@@ -79,7 +79,7 @@ def test_malformed_json_is_400_on_every_post(alice, game, path) -> None:
         HTTP_IDEMPOTENCY_KEY=str(uuid.uuid4()),
     )
     envelope(response, 400, "malformed_json")
-    assert StoredEvent.objects.count() == count
+    assert event_count(game) == count
 
 
 @pytest.mark.parametrize("path", ["/tables", "/games/{id}/commands", "/tables/{id}/join"])
@@ -121,11 +121,11 @@ def test_form_bodies_are_415(alice, game) -> None:
     ],
 )
 def test_commands_need_a_uuid_idempotency_key(alice, game, path, body, key, code) -> None:
-    count = StoredEvent.objects.count()
+    count = event_count(game)
     headers = {} if key is None else {"HTTP_IDEMPOTENCY_KEY": key}
     response = call(alice.client, "post", path.format(id=game), data=body, **headers)
     envelope(response, 400, code)
-    assert StoredEvent.objects.count() == count
+    assert event_count(game) == count
     assert not CommandRecord.objects.filter(seat=0, stream_id=game).exists()
 
 
@@ -156,7 +156,7 @@ def test_a_body_on_a_route_that_takes_none_is_400(alice, game) -> None:
     ],
 )
 def test_command_bodies_are_checked(alice, game, body, field) -> None:
-    count = StoredEvent.objects.count()
+    count = event_count(game)
     response = call(
         alice.client,
         "post",
@@ -166,7 +166,7 @@ def test_command_bodies_are_checked(alice, game, body, field) -> None:
     )
     envelope(response, 400, "invalid")
     assert field in response.json()["extra"]["fields"]
-    assert StoredEvent.objects.count() == count
+    assert event_count(game) == count
 
 
 def test_a_game_that_has_not_started(alice, bob) -> None:
@@ -177,7 +177,7 @@ def test_a_game_that_has_not_started(alice, bob) -> None:
     envelope(alice.get(f"/games/{gid}/replay"), 409, "not_started")
     envelope(alice.command(gid, {"type": "resign"}), 409, "not_started")
     envelope(bob.command(gid, {"type": "resign"}), 403, "not_your_seat")
-    assert not StoredEvent.objects.exists()
+    assert event_count(gid) == 0
 
 
 def test_unknown_routes_and_methods(alice, game) -> None:

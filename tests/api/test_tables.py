@@ -88,7 +88,7 @@ def test_start_needs_every_seat_and_a_participant(alice, bob, mallory) -> None:
 def test_sandbox_tables_are_for_staff(alice, bob, staff) -> None:
     refused = alice.post("/tables", {"mode": "sandbox", "seed": "s"})
     assert (refused.status_code, refused.json()["code"]) == (403, "forbidden")
-    assert not Table.objects.exists()
+    assert not Table.objects.filter(created_by=alice.user).exists()
     seeded = alice.post("/tables", {"mode": "casual", "seed": "s"})
     assert (seeded.status_code, seeded.json()["code"]) == (400, "bad_options")
     table = create_table(
@@ -128,7 +128,7 @@ def test_bad_table_options_are_400_with_the_field(staff, body, field) -> None:
     )
     assert (response.status_code, response.json()["code"]) == (400, "invalid"), response.json()
     assert field in response.json()["extra"]["fields"]
-    assert not Table.objects.exists()
+    assert not Table.objects.filter(created_by=staff.user).exists()
 
 
 def test_the_table_list_query_is_checked(alice) -> None:
