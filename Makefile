@@ -36,8 +36,14 @@ run: migrate
 	@echo "Starting fbservice on http://$(RUN_HOST):$(PORT)/ (Ctrl-C stops web, worker and beat)"
 	$(EMBED) $(PY) -m fbservice.devserver --host $(RUN_HOST) --port $(PORT)
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(EMBED) $(PY) -m pytest $(PYTEST_ARGS)
+
+# The browser tests (tests/web/) drive Debian's headless Chromium through Playwright (the
+# Playwright browser download is not used). Installed once, as root, when missing.
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
 # Every bench/*.py script (each prints its figures and the machine); pick some with
 # `make bench BENCHES="timers"`.

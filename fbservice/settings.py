@@ -121,6 +121,7 @@ INSTALLED_APPS = [
     "games",
     "events",
     "api",
+    "web",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,81 @@
+"""Browser tests: Playwright drives Debian's headless Chromium against pytest-django's
+live_server (a thread of this process, on the test database). The Playwright browser
+download is not used: the browser is /usr/bin/chromium (installed by `make test`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / ".local" / "screenshots"
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing (make test installs Debian's chromium)")
+    # Playwright's sync API keeps an event loop in this thread; Django would then refuse
+    # the tests' own database calls as "async", though they run synchronously.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+    if previous is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(autouse=True)
+def _web_settings(settings):
+    # Short long-polls: the live server's threads then finish soon after a test ends.
+    settings.FB_WEB_FEED_WAIT = 2
+    settings.FB_AUTH_RATE = "10000/min"
+    settings.FB_COMMAND_RATE = "10000/min"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    """new_page(name) -> a page in its own browser context (its own cookies)."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(name: str):
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, base_url=live_server.url
+        )
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{name}: {error}"))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert errors == [], "JavaScript errors on the pages"
+
+
+def shot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

@@ -1,0 +1,69 @@
+"""The pages without a browser: routing, login redirects, what each page embeds."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+
+import pytest
+
+from games.family_business.cards import CARD_KIND
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_leads_to_sign_up_and_sets_the_csrf_cookie(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b'href="/signup"' in response.content
+    assert "csrftoken" in response.cookies
+
+
+@pytest.mark.parametrize(
+    "path", ["/lobby", f"/games/{uuid.uuid4()}", f"/games/{uuid.uuid4()}/replay"]
+)
+def test_pages_for_players_ask_anonymous_visitors_to_log_in(client, path):
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response["Location"] == f"/login?next={path}"
+
+
+def test_login_only_returns_to_pages_of_this_site(client):
+    for target, expected in [
+        ("/lobby", "/lobby"),
+        ("//evil.example/x", "/lobby"),
+        ("https://evil.example/", "/lobby"),
+    ]:
+        response = client.get("/login", {"next": target})
+        assert f'data-next="{expected}"' in response.content.decode()
+
+
+def test_the_game_page_embeds_the_catalogue_and_its_config(client, settings):
+    settings.FB_WEB_FEED_WAIT = 7
+    user = UserFactory(username="erin")
+    client.force_login(user)
+    game_id = uuid.uuid4()
+    html = client.get(f"/games/{game_id}").content.decode()
+    catalogue = json.loads(re.search(r'id="catalogue"[^>]*>(.*?)</script>', html, re.S).group(1))
+    config = json.loads(re.search(r'id="config"[^>]*>(.*?)</script>', html, re.S).group(1))
+    assert catalogue["mobsters"]["hymie-weiss"] == {"name": "Hymie Weiss", "family": "moran"}
+    assert catalogue["families"]["moran"] == "Moran Gang"
+    assert catalogue["kinds"]["CONTRACT"]["category"] == "attack"
+    assert "FAMILY_INFLUENCE" in catalogue["kinds"]["CONTRACT"]["countered_by"]
+    assert len(catalogue["cards"]) == len(CARD_KIND)
+    assert config == {"gameId": str(game_id), "feedWait": 7.0, "me": user.pk}
+
+
+def test_signed_in_users_skip_the_login_and_sign_up_pages(client):
+    client.force_login(UserFactory(username="frank"))
+    assert client.get("/login")["Location"] == "/lobby"
+    assert client.get("/signup")["Location"] == "/lobby"
+
+
+def test_the_api_health_and_admin_still_answer(client):
+    assert client.get("/healthz").status_code in (200, 503)
+    assert client.get("/api/v1/tables").status_code == 401
+    assert client.get("/api/v1/nope").status_code == 404
+    assert client.get("/admin/").status_code == 302

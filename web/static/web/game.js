@@ -1,0 +1,492 @@
+/* The table page: the waiting room before the start, then the live game.
+
+   State: GET /games/{id} (the viewer's projection, with `legal` options).
+   Updates: long-poll GET /games/{id}/events?after=N&wait=W; new events go to the move log
+   and trigger a fresh state read. Moves: POST /games/{id}/commands with an Idempotency-Key
+   and the version we saw; undo and resign have their own routes. */
+"use strict";
+
+const GAME = CFG.gameId;
+let doc = null; // the last game document (GET /games/{id})
+let clockOffset = 0; // server_time - Date.now()
+let lastSeq = 0;
+let selection = null; // {option, picked: []} while a card or counter is being prepared
+let confirmResign = false;
+let busy = false;
+let feedFailed = false; // the error on show is the feed's own (cleared when it recovers)
+const log = new MoveLog();
+
+/* --- the waiting room ---------------------------------------------------------------- */
+
+async function waitingRoom() {
+  document.getElementById("waiting").hidden = false;
+  for (;;) {
+    let table;
+    try {
+      table = await api("GET", `/tables/${GAME}`);
+      showError(null);
+    } catch (err) {
+      showError(err);
+      await sleep(3000);
+      continue;
+    }
+    if (table.status !== "open") {
+      document.getElementById("waiting").hidden = true;
+      return;
+    }
+    drawWaiting(table);
+    await sleep(1500);
+  }
+}
+
+function drawWaiting(table) {
+  document.getElementById("table-id").textContent = table.id.slice(0, 8);
+  document.getElementById("table-info").textContent =
+    `${table.mode} table · ${table.size} seats · ${table.reaction_seconds} s to answer an attack` +
+    ` · undo ${table.undo === "off" ? "off" : "allowed"}`;
+  const seats = [];
+  for (let i = 0; i < table.size; i++) {
+    const s = table.seats.find((x) => x.position === i);
+    seats.push(`<li>${s ? esc(s.name) + (s.bot ? ' <span class="badge">bot</span>' : "") +
+      (table.your_seat === i ? ' <span class="badge you">you</span>' : "") : '<span class="muted">empty seat</span>'}</li>`);
+  }
+  document.getElementById("seats").innerHTML = seats.join("");
+  const seated = table.your_seat !== null && table.your_seat !== undefined;
+  const full = table.seats.length >= table.size;
+  const creator = table.created_by === CFG.me;
+  document.getElementById("join").hidden = seated || full;
+  document.getElementById("leave").hidden = !seated;
+  document.getElementById("add-bot").hidden = !creator || full;
+  document.getElementById("start").hidden = !(seated || creator);
+  document.getElementById("start").disabled = !full;
+  document.getElementById("start").title = full ? "" : "Every seat must be filled first.";
+}
+
+function lobbyButton(id, fn) {
+  document.getElementById(id).addEventListener("click", async (ev) => {
+    ev.target.disabled = true;
+    try {
+      await fn();
+      showError(null);
+      drawWaiting(await api("GET", `/tables/${GAME}`));
+    } catch (err) {
+      showError(err);
+    } finally {
+      ev.target.disabled = false;
+    }
+  });
+}
+
+/* --- the game ------------------------------------------------------------------------ */
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function me() {
+  return doc ? doc.seat : null;
+}
+
+async function loadState() {
+  const fresh = await api("GET", `/games/${GAME}`);
+  if (doc && fresh.version < doc.version) return; // an older read that lost the race
+  clockOffset = fresh.server_time - Date.now();
+  doc = fresh;
+  draw();
+}
+
+function useCommandResult(res) {
+  if (doc && res.version < doc.version) return;
+  clockOffset = res.server_time - Date.now();
+  doc = { ...doc, version: res.version, state: res.state, server_time: res.server_time };
+  draw();
+}
+
+async function loadLog() {
+  for (;;) {
+    const page = await api("GET", `/games/${GAME}/events?after=${lastSeq}`);
+    addEvents(page.events);
+    if (!page.has_more) return;
+  }
+}
+
+function addEvents(events) {
+  const list = document.getElementById("log");
+  let html = "";
+  for (const ev of events) {
+    if (ev.seq <= lastSeq) continue;
+    lastSeq = ev.seq;
+    html += log.item(ev, doc.state);
+  }
+  if (!html) return false;
+  list.insertAdjacentHTML("beforeend", html);
+  list.scrollTop = list.scrollHeight;
+  return true;
+}
+
+async function follow() {
+  for (;;) {
+    if (doc && doc.state.over && lastSeq >= doc.version) return;
+    try {
+      const page = await api("GET", `/games/${GAME}/events?after=${lastSeq}&wait=${CFG.feedWait}`);
+      if (addEvents(page.events) || page.has_more) await loadState();
+      else if (doc.state.window) await loadState(); // the window may have closed quietly
+      if (feedFailed) { showError(null); feedFailed = false; }
+    } catch (err) {
+      showError(err); // a refused move's message stays until the next move or feed failure
+      feedFailed = true;
+      await sleep(2000);
+    }
+  }
+}
+
+async function send(path, body) {
+  if (busy) return;
+  busy = true;
+  draw();
+  try {
+    const res = await api("POST", `/games/${GAME}${path}`, body, { idempotent: true });
+    selection = null;
+    confirmResign = false;
+    showError(null);
+    useCommandResult(res);
+  } catch (err) {
+    showError(err);
+    if (err.status === 409 || err.status === 422) {
+      selection = null;
+      try { await loadState(); } catch (e) { /* the feed will catch up */ }
+    }
+  } finally {
+    busy = false;
+    draw();
+  }
+}
+
+function command(cmd) {
+  const body = { command: cmd };
+  if (cmd.type === "play") body.expected_version = doc.version;
+  return send("/commands", body);
+}
+
+/* --- choosing targets: one step at a time, driven by the option's `choices` ------------ */
+
+function step(allowed, prompt, kind = "mobster") {
+  return { kind, allowed, prompt };
+}
+
+/* The next thing to pick for `option` after `picked`, or null when the command is complete. */
+function nextStep(option, picked) {
+  const ch = option.choices || {};
+  const n = picked.length;
+  if (option.command === "counter") {
+    return ch.mobster && n < 1
+      ? step(ch.mobster, "Choose which of the attacker's mobsters goes on the Hit List instead.")
+      : null;
+  }
+  if (option.command !== "play") return null;
+  if (ch.player) return n < 1 ? step(ch.player, "Choose the player whose listed mobsters go home.", "player") : null;
+  const t = ch.targets;
+  if (!t) return null;
+  if (t.permutation_of) {
+    const rest = t.permutation_of.filter((m) => !picked.includes(m));
+    return rest.length
+      ? step(rest, `Click the Hit List mobsters in their new order: ${n + 1} of ${t.permutation_of.length}.`)
+      : null;
+  }
+  if (t.one_player) {
+    if (n === 0) return step(Object.values(t.one_player).flat(), "Choose the first target (both must be of the same family).");
+    if (n === 1) {
+      const list = Object.values(t.one_player).find((l) => l.includes(picked[0])) || [];
+      const rest = list.filter((m) => m !== picked[0]);
+      return rest.length ? step(rest, "Choose the second target, of the same family.") : null;
+    }
+    return null;
+  }
+  if (t.per_player) {
+    const allowed = [];
+    let left = 0;
+    for (const quota of Object.values(t.per_player)) {
+      const chosen = quota.mobsters.filter((m) => picked.includes(m)).length;
+      if (chosen < quota.count) {
+        left += quota.count - chosen;
+        allowed.push(...quota.mobsters.filter((m) => !picked.includes(m)));
+      }
+    }
+    return left ? step(allowed, `Choose ${left} more mobster${left === 1 ? "" : "s"}, in the order they go on the Hit List.`) : null;
+  }
+  if (t.leaving) {
+    if (n === 0) return step(t.leaving, "Choose the mobster who turns coat and leaves.");
+    if (n === 1) return step(t.returning, "Choose the mobster who comes back from the graveyard.");
+    return null;
+  }
+  if (t.listed) {
+    if (n === 0) return step(t.listed, "Choose the listed mobster to substitute.");
+    if (n === 1) return step(t.replacements.filter((m) => m !== picked[0]), "Choose the replacement.");
+    return null;
+  }
+  if (t.mobsters) {
+    if (n === 0) return step(t.mobsters, option.kind === "HIT" ? "Choose the victim." : "Choose the target.");
+    if (n === 1 && ch.own) {
+      const own = ch.own.mobsters.filter((m) => m !== picked[0]);
+      return own.length ? step(own, "Choose one of your own mobsters to put on the Hit List.") : null;
+    }
+    return null;
+  }
+  return null;
+}
+
+function buildCommand(option, picked) {
+  if (option.command === "counter") {
+    const cmd = { type: "counter", window: option.window, card: option.card };
+    if (picked.length) cmd.mobster = picked[0];
+    return cmd;
+  }
+  const ch = option.choices || {};
+  const cmd = { type: "play", card: option.card };
+  if (ch.player) cmd.player = Number(picked[0]);
+  else if (ch.own) {
+    cmd.targets = [picked[0]];
+    if (picked[1]) cmd.own = picked[1];
+  } else if (ch.targets && ch.targets.one_player && picked.length === 1) cmd.targets = [picked[0], picked[0]];
+  else if (ch.targets) cmd.targets = picked.slice();
+  return cmd;
+}
+
+function describePick(option, picked) {
+  if (option.choices && option.choices.player) return picked.map((s) => seatNamer(doc.state)(Number(s))).join(", ");
+  return listWords(picked.map(mobName));
+}
+
+function pick(value) {
+  if (!selection) return;
+  const s = nextStep(selection.option, selection.picked);
+  if (!s || !s.allowed.map(String).includes(String(value))) return;
+  selection.picked.push(s.kind === "player" ? Number(value) : value);
+  draw();
+}
+
+/* --- drawing ------------------------------------------------------------------------- */
+
+function optionsFor(command, card) {
+  const legal = doc.state.legal || [];
+  return legal.filter((o) => o.command === command && (card === undefined || o.card === card));
+}
+
+/* A selection survives a redraw only while its option is still legal. */
+function keepSelection() {
+  if (!selection) return;
+  const o = selection.option;
+  const still = (doc.state.legal || []).some((x) => x.command === (o.command === "discard" ? "discard" : o.command) &&
+    x.card === o.card && x.window === o.window);
+  if (!still) selection = null;
+}
+
+function draw() {
+  if (!doc) return;
+  keepSelection();
+  const state = doc.state;
+  const root = document.getElementById("game");
+  root.hidden = false;
+  root.dataset.version = doc.version;
+  const st = selection ? nextStep(selection.option, selection.picked) : null;
+  const ctx = {
+    me: me(),
+    selectable: st && st.kind === "mobster" ? new Set(st.allowed) : null,
+    selectablePlayers: st && st.kind === "player" ? new Set(st.allowed.map(Number)) : null,
+    picked: selection ? selection.picked : [],
+  };
+  renderBoard(state, ctx);
+  drawHand(state);
+  drawWindow(state, st);
+  drawActions(state, st);
+  document.getElementById("game-footer").innerHTML =
+    `Game ${esc(GAME.slice(0, 8))} · version ${doc.version} · seed hash <code>${esc((state.seed_hash || "").slice(0, 16))}…</code>` +
+    (state.over ? ` · <a href="/games/${GAME}/replay" data-testid="replay-link">Watch the replay</a>` : "");
+  tickCountdowns(clockOffset);
+}
+
+function drawHand(state) {
+  const mine = me() === null ? null : state.players[me()];
+  const hand = document.getElementById("hand");
+  if (!mine) { hand.innerHTML = '<p class="muted">You are watching this game.</p>'; return; }
+  const myTurn = !state.window && state.turn_seat === me() && !state.over;
+  hand.innerHTML = (mine.hand || []).map((c) => {
+    const classes = [];
+    if (myTurn) classes.push("clickable");
+    if (optionsFor("play", c.id).length) classes.push("playable");
+    if (selection && selection.option.card === c.id) classes.push("selected");
+    return cardBox(c, { classes });
+  }).join("") || '<p class="muted">No cards.</p>';
+}
+
+function drawWindow(state, st) {
+  const panel = document.getElementById("window-panel");
+  if (!state.window) { panel.hidden = true; panel.innerHTML = ""; return; }
+  panel.hidden = false;
+  let html = windowHtml(state);
+  const counters = optionsFor("counter");
+  const pass = optionsFor("pass")[0];
+  if (selection && selection.option.command === "counter") {
+    html += pickerHtml(st);
+  } else if (counters.length || pass) {
+    html += '<div class="actions">';
+    for (const o of counters) {
+      html += `<button type="button" class="primary" data-action="counter" data-card="${esc(o.card)}">Counter with ${esc(kindName(o.kind))}</button>`;
+    }
+    if (pass) html += `<button type="button" data-action="pass">Pass</button>`;
+    html += "</div>";
+  } else if (me() !== null && state.window.waiting_on.includes(me())) {
+    html += '<p class="muted">Time is up for answers.</p>';
+  }
+  panel.innerHTML = html;
+}
+
+function pickerHtml(st) {
+  const o = selection.option;
+  const verb = { counter: "Counter with", discard: "Discard" }[o.command] || "Play";
+  const title = `${verb} ${kindName(o.kind)}`;
+  const text = (CAT.kinds[o.kind] || {}).text || "";
+  let html = `<div class="picker" data-testid="picker"><h3>${esc(title)}</h3><p class="small muted">${esc(text)}</p>`;
+  if (selection.picked.length) html += `<p>Chosen: <b data-testid="chosen">${esc(describePick(o, selection.picked))}</b></p>`;
+  if (st) {
+    html += `<p class="prompt" data-testid="prompt">${esc(st.prompt)}</p><div class="choices">`;
+    html += st.allowed.map((v) => st.kind === "player"
+      ? `<button type="button" class="choice" data-pick="${esc(v)}">${esc(seatNamer(doc.state)(Number(v)))}</button>`
+      : `<button type="button" class="choice" data-pick="${esc(v)}">${esc(mobName(v))}</button>`).join("");
+    html += "</div>";
+  }
+  html += '<div class="actions">';
+  html += `<button type="button" class="primary" data-action="confirm" ${st || busy ? "disabled" : ""}>Confirm</button>`;
+  if (selection.picked.length) html += `<button type="button" data-action="restart">Start over</button>`;
+  if (o.command === "play") html += `<button type="button" data-action="discard" data-card="${esc(o.card)}">Discard it instead</button>`;
+  html += `<button type="button" data-action="cancel">Cancel</button></div></div>`;
+  return html;
+}
+
+function drawActions(state, st) {
+  const panel = document.getElementById("action-panel");
+  const seat = me();
+  let html = "";
+  if (seat === null) {
+    html = '<p class="muted">You are watching: you hold no seat at this table.</p>';
+  } else if (state.over) {
+    html = `<p><b>The game is over.</b> <a class="button primary" href="/games/${GAME}/replay">Watch the replay</a> <a class="button" href="/lobby">Back to the lobby</a></p>`;
+  } else if (selection && selection.option.command !== "counter") {
+    html = pickerHtml(st);
+  } else if (!state.window && state.turn_seat === seat) {
+    html = '<p class="prompt">Your turn: click a card in your hand. Bright cards can be played for effect; any card can be discarded.</p>';
+  } else if (state.window && state.window.waiting_on.includes(seat)) {
+    html = '<p class="prompt">An attack can be answered: see the reaction window above.</p>';
+  } else if (state.window) {
+    html = '<p class="muted">Waiting for the other players to answer…</p>';
+  } else {
+    html = `<p class="muted">Waiting for ${esc(seatNamer(state)(state.turn_seat))}…</p>`;
+  }
+  if (seat !== null && !state.over) {
+    html += '<div class="actions secondary">';
+    if (doc.table && doc.table.undo && doc.table.undo !== "off") {
+      html += '<button type="button" data-action="undo">Undo my last move</button>';
+    }
+    html += confirmResign
+      ? '<span>Really resign? </span><button type="button" class="danger" data-action="resign-yes">Yes, resign</button><button type="button" data-action="resign-no">No</button>'
+      : '<button type="button" class="danger" data-action="resign">Resign…</button>';
+    html += "</div>";
+  }
+  panel.innerHTML = html;
+}
+
+/* --- clicks -------------------------------------------------------------------------- */
+
+function onCard(cardId) {
+  const state = doc.state;
+  if (busy || state.window || state.turn_seat !== me() || state.over) return;
+  const play = optionsFor("play", cardId)[0];
+  const discard = optionsFor("discard", cardId)[0];
+  if (!play && !discard) return;
+  selection = { option: play || discard, picked: [] };
+  draw();
+}
+
+function onAction(action, el) {
+  switch (action) {
+    case "confirm":
+      if (selection.option.command === "discard") return command({ type: "play", card: selection.option.card, discard: true });
+      return command(buildCommand(selection.option, selection.picked));
+    case "discard":
+      return command({ type: "play", card: el.dataset.card, discard: true });
+    case "restart":
+      selection.picked = [];
+      return draw();
+    case "cancel":
+      selection = null;
+      return draw();
+    case "counter": {
+      const o = optionsFor("counter", el.dataset.card)[0];
+      if (!o) return;
+      if (nextStep(o, [])) { selection = { option: o, picked: [] }; return draw(); }
+      return command(buildCommand(o, []));
+    }
+    case "pass": {
+      const o = optionsFor("pass")[0];
+      return o && command({ type: "pass", window: o.window });
+    }
+    case "undo":
+      return send("/undo");
+    case "resign":
+      confirmResign = true;
+      return draw();
+    case "resign-no":
+      confirmResign = false;
+      return draw();
+    case "resign-yes":
+      return send("/resign");
+    default:
+      return undefined;
+  }
+}
+
+document.addEventListener("click", (ev) => {
+  const t = ev.target;
+  const action = t.closest("[data-action]");
+  if (action && !action.disabled) { onAction(action.dataset.action, action); return; }
+  const choice = t.closest("[data-pick]");
+  if (choice) { pick(choice.dataset.pick); return; }
+  const mob = t.closest(".mob.selectable");
+  if (mob) { pick(mob.dataset.mobster); return; }
+  const player = t.closest(".player.selectable");
+  if (player) { pick(player.dataset.seat); return; }
+  const card = t.closest("#hand .card");
+  if (card) onCard(card.dataset.card);
+});
+
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && selection) { selection = null; draw(); }
+  if ((ev.key === "Enter" || ev.key === " ") && ev.target.classList.contains("selectable")) {
+    ev.preventDefault();
+    ev.target.click();
+  }
+});
+
+async function main() {
+  lobbyButton("join", () => api("POST", `/tables/${GAME}/join`, {}));
+  lobbyButton("leave", () => api("POST", `/tables/${GAME}/leave`));
+  lobbyButton("add-bot", () => api("POST", `/tables/${GAME}/bots`, { kind: "heuristic" }));
+  lobbyButton("start", () => api("POST", `/tables/${GAME}/start`));
+  setInterval(() => tickCountdowns(clockOffset), 200);
+  let table;
+  for (;;) {
+    try { table = await api("GET", `/tables/${GAME}`); break; } catch (err) {
+      showError(err);
+      if (err.status === 404) return;
+      await sleep(3000);
+    }
+  }
+  if (table.status === "open") await waitingRoom();
+  for (;;) {
+    try { await loadState(); break; } catch (err) { showError(err); await sleep(2000); }
+  }
+  for (;;) {
+    try { await loadLog(); break; } catch (err) { showError(err); await sleep(2000); }
+  }
+  follow();
+}
+
+main();

@@ -1,0 +1,87 @@
+/* The lobby: your tables, open tables, and a form that creates a table, seats bots and
+   (when every seat is then filled) starts it. */
+"use strict";
+
+function seatsText(table) {
+  const taken = table.seats.length;
+  const names = table.seats.map((s) => (s.bot ? `${s.name} (bot)` : s.name)).join(", ");
+  return `${taken}/${table.size} seated${names ? ": " + esc(names) : ""}`;
+}
+
+function tableRow(table, { joinable }) {
+  const link = `/games/${table.id}`;
+  let action;
+  if (table.status === "finished") {
+    action = `<a class="button" href="${link}/replay">Replay</a> <a class="button" href="${link}">Result</a>`;
+  } else if (table.your_seat !== null && table.your_seat !== undefined) {
+    action = `<a class="button primary" href="${link}">${table.status === "open" ? "Open" : "Play"}</a>`;
+  } else if (joinable && table.seats.length < table.size) {
+    action = `<button type="button" class="primary" data-join="${table.id}">Join</button>`;
+  } else {
+    action = `<a class="button" href="${link}">Watch</a>`;
+  }
+  return `<tr data-table="${table.id}">
+    <td><b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span></td>
+    <td>${esc(table.status)}</td>
+    <td>${seatsText(table)}</td>
+    <td class="right">${action}</td></tr>`;
+}
+
+async function refresh() {
+  try {
+    const [mine, open] = await Promise.all([
+      api("GET", "/tables?mine=true&limit=30"),
+      api("GET", "/tables"),
+    ]);
+    const mineBody = mine.tables.map((t) => tableRow(t, { joinable: false })).join("");
+    document.querySelector("#my-tables tbody").innerHTML =
+      mineBody || `<tr><td class="muted">None yet: create one on the left.</td></tr>`;
+    const others = open.tables.filter((t) => t.your_seat === null || t.your_seat === undefined);
+    document.querySelector("#open-tables tbody").innerHTML =
+      others.map((t) => tableRow(t, { joinable: true })).join("") ||
+      `<tr><td class="muted">No open tables right now.</td></tr>`;
+  } catch (err) {
+    showError(err);
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const form = document.getElementById("create-form");
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    showError(null);
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const seats = Number(form.seats.value);
+      const bots = Math.min(Number(form.bots.value), seats - 1);
+      const table = await api("POST", "/tables", {
+        seats,
+        mode: form.mode.value,
+        reaction_seconds: Number(form.reaction_seconds.value) || 10,
+      });
+      for (let i = 0; i < bots; i++) {
+        await api("POST", `/tables/${table.id}/bots`, { kind: form.bot_kind.value });
+      }
+      window.location.href = `/games/${table.id}`;
+    } catch (err) {
+      showError(err);
+      button.disabled = false;
+    }
+  });
+  document.addEventListener("click", async (ev) => {
+    const id = ev.target.dataset && ev.target.dataset.join;
+    if (!id) return;
+    ev.target.disabled = true;
+    try {
+      await api("POST", `/tables/${id}/join`, {});
+      window.location.href = `/games/${id}`;
+    } catch (err) {
+      showError(err);
+      ev.target.disabled = false;
+      refresh();
+    }
+  });
+  refresh();
+  setInterval(refresh, 5000);
+});

@@ -1,0 +1,266 @@
+/* Drawing the board and wording the move log; shared by the game page and the replay.
+   Everything here is read-only: it turns the API's state view and events into HTML. */
+"use strict";
+
+const CAT = JSON.parse(document.getElementById("catalogue").textContent);
+const CFG = JSON.parse(document.getElementById("config").textContent);
+
+const mobName = (id) => (CAT.mobsters[id] ? CAT.mobsters[id].name : id);
+const mobFamily = (id) => (CAT.mobsters[id] ? CAT.mobsters[id].family : "");
+const kindName = (kind) => (CAT.kinds[kind] ? CAT.kinds[kind].name.toUpperCase() : kind);
+const cardKind = (card) => CAT.cards[card] || "";
+
+function article(word) {
+  return /^[AEIOU]/i.test(word) ? `an ${word}` : `a ${word}`;
+}
+
+function listWords(items) {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/* Who sits where, for words: "Moran Gang (alice)". */
+function seatNamer(state) {
+  return (seat) => {
+    const p = state && state.players ? state.players[seat] : null;
+    if (!p) return `Seat ${seat}`;
+    return `${p.family.name} (${p.name})`;
+  };
+}
+
+function familyOfSeat(state, seat) {
+  const p = state.players[seat];
+  return p ? p.family.id : "";
+}
+
+function mobChip(m, ctx = {}) {
+  const id = typeof m === "string" ? m : m.id;
+  const fam = mobFamily(id);
+  const cls = ["mob", `fam-${fam}`];
+  if (ctx.selectable && ctx.selectable.has(id)) cls.push("selectable");
+  if (ctx.picked && ctx.picked.includes(id)) cls.push("picked");
+  const role = cls.includes("selectable") ? ' role="button" tabindex="0"' : "";
+  return `<span class="${cls.join(" ")}" data-mobster="${esc(id)}"${role}>${esc(mobName(id))}</span>`;
+}
+
+function cardBox(card, extra = {}) {
+  const kind = card.kind || cardKind(card.id);
+  const info = CAT.kinds[kind] || { name: kind, category: "", text: "" };
+  const cls = ["card", `cat-${info.category}`].concat(extra.classes || []);
+  const title = info.text ? ` title="${esc(info.text)}"` : "";
+  return `<div class="${cls.join(" ")}" data-card="${esc(card.id)}" data-kind="${esc(kind)}"${title}>
+    <div class="card-name">${esc(info.name)}</div>
+    <div class="card-cat">${esc(info.category)}</div>
+  </div>`;
+}
+
+/* The board: players, Hit List, Mob War, counts, graveyard, status line. */
+function renderBoard(state, ctx) {
+  const name = seatNamer(state);
+  const awaiting = new Set(state.awaiting || []);
+  const winners = new Set(state.winners || []);
+  const players = state.players.map((p) => {
+    const badges = [];
+    if (ctx.me === p.seat) badges.push('<span class="badge you">you</span>');
+    if (!state.over && state.turn_seat === p.seat && !p.out) badges.push('<span class="badge turn">turn</span>');
+    if (!state.over && awaiting.has(p.seat) && state.window) badges.push('<span class="badge wait">deciding</span>');
+    if (p.resigned) badges.push('<span class="badge out">resigned</span>');
+    else if (p.out) badges.push('<span class="badge out">out</span>');
+    if (state.over && winners.has(p.seat)) badges.push('<span class="badge win">winner</span>');
+    const cls = ["player", `fam-${p.family.id}`];
+    if (!state.over && state.turn_seat === p.seat) cls.push("current");
+    if (p.out) cls.push("is-out");
+    if (ctx.selectablePlayers && ctx.selectablePlayers.has(p.seat)) cls.push("selectable");
+    const crew = p.crew.map((m) => mobChip(m, ctx)).join("") || '<span class="muted">nobody</span>';
+    let hand = `<span data-testid="hand-size">${p.hand_size}</span> card${p.hand_size === 1 ? "" : "s"} in hand`;
+    if (p.hand && (ctx.showHands || ctx.me !== p.seat)) {
+      hand += `<div class="hand small-hand">${p.hand.map((c) => cardBox(c)).join("")}</div>`;
+    }
+    return `<div class="${cls.join(" ")}" data-seat="${p.seat}">
+      <div class="player-head"><b>${esc(p.family.name)}</b> <span class="muted">${esc(p.name)}</span> ${badges.join(" ")}</div>
+      <div class="crew">${crew}</div>
+      <div class="small muted">${p.listed.length} on the Hit List · ${p.in_play} in play · ${hand}</div>
+    </div>`;
+  });
+  document.getElementById("players").innerHTML = players.join("");
+
+  const hit = document.getElementById("hit-list");
+  hit.innerHTML = state.hit_list.length
+    ? state.hit_list.map((m, i) => `<li class="${i === 0 ? "wall" : ""}">${mobChip(m, ctx)}
+        <span class="muted small">${esc(CAT.families[m.family] || "")}</span>
+        ${i === 0 ? '<span class="badge wallmark">against the wall</span>' : ""}</li>`).join("")
+    : '<li class="muted empty">Nobody is on the Hit List.</li>';
+
+  const war = state.mob_war || { on: false, rate: 0 };
+  document.getElementById("mob-war").innerHTML = war.on
+    ? `<div class="mobwar on" data-testid="mob-war">MOB WAR! Rate ${war.rate}: ${war.rate === 2 ? "the first two" : "the first"} on the list ${war.rate === 2 ? "die" : "dies"} at the start of each turn.</div>`
+    : '<div class="mobwar" data-testid="mob-war">No Mob War.</div>';
+
+  document.getElementById("deck-size").textContent = state.deck_size;
+  document.getElementById("discard-size").textContent = state.discard.length;
+  const top = state.discard[state.discard.length - 1];
+  document.getElementById("discard-top").textContent = top ? `top: ${top.name}` : "";
+  document.getElementById("graveyard").innerHTML =
+    state.graveyard.map((m) => mobChip(m, ctx)).join("") || '<span class="muted">empty</span>';
+
+  document.getElementById("status").innerHTML = statusLine(state, ctx, name);
+}
+
+function statusLine(state, ctx, name) {
+  if (state.over) {
+    const w = state.winners || [];
+    const who = w.length ? listWords(w.map(name)) : "nobody";
+    const mine = w.includes(ctx.me) ? " You win!" : "";
+    return `<b>Game over.</b> ${w.length > 1 ? "Shared draw: " : "Winner: "}${esc(who)}.${mine}`;
+  }
+  const turn = `Turn ${state.turn}`;
+  if (state.window && !state.window.card) return `${turn} · <b>${esc(name(state.window.seat))}</b> is deciding.`;
+  if (state.window) {
+    return `${turn} · <b>Waiting for reactions</b> to ${esc(name(state.window.seat))}'s ${esc(state.window.card.name)}`;
+  }
+  if (ctx.me === state.turn_seat) return `${turn} · <b>Your turn</b>: pick a card from your hand to play or discard.`;
+  return `${turn} · It is <b>${esc(name(state.turn_seat))}</b>'s turn.`;
+}
+
+/* The open reaction window, for everyone. Buttons are added by the game page. */
+function windowHtml(state) {
+  const w = state.window;
+  const name = seatNamer(state);
+  if (!w.card) { // an advanced-rules decision, not a reaction window
+    return `<h3>Decision</h3><p><b>${esc(name(w.seat))}</b> is deciding (${esc(w.decision || "advanced rules")}).</p>
+      <div class="countdown" data-deadline="${w.deadline}" data-testid="countdown"></div>`;
+  }
+  const targets = w.targets.length ? ` against ${listWords(w.targets.map((m) => esc(m.name)))}` : "";
+  const answers = (CAT.kinds[w.card.kind] || {}).countered_by || [];
+  const eligible = w.eligible.map((s) => {
+    const passed = w.passed.includes(s);
+    return `<li class="${passed ? "passed" : ""}">${esc(name(s))}${passed ? " · passed" : w.waiting_on.includes(s) ? " · may answer" : ""}</li>`;
+  }).join("");
+  return `<h3>Reaction window</h3>
+    <p><b>${esc(name(w.seat))}</b> played <b>${esc(w.card.name)}</b>${targets}.
+       It can be answered with ${listWords(answers.map((k) => `<b>${esc(kindName(k))}</b>`))}.</p>
+    <div class="countdown" data-deadline="${w.deadline}" data-testid="countdown"></div>
+    <ul class="eligible">${eligible}</ul>`;
+}
+
+/* "family_business.CardPlayed" -> "CardPlayed"; the store's own "stream.Undone" stays. */
+function eventType(ev) {
+  if (ev.type === "stream.Undone") return ev.type;
+  return (ev.data && ev.data.type) || ev.type.split(".").pop();
+}
+
+/* The move log: one sentence per event, with a little context carried between them. */
+class MoveLog {
+  constructor() {
+    this.card = null; // the card being resolved: {seat, kind}
+    this.counter = null; // {seat, kind}
+  }
+
+  words(ev, state) {
+    const d = ev.data || {};
+    const name = seatNamer(state);
+    const card = this.card;
+    const by = card ? ` with ${article(kindName(card.kind))}` : "";
+    switch (eventType(ev)) {
+      case "GameStarted":
+        return `The game started: ${listWords(d.names.map((n, i) => `${n} plays ${CAT.families[d.families[i]] || d.families[i]}`))}.`;
+      case "DeckShuffled":
+        return d.reason === "reshuffle" ? "The discard pile was shuffled into a new deck." : "The deck was shuffled.";
+      case "CardsDealt":
+        return `${name(d.seat)} was dealt ${d.cards ? d.cards.length : d.count} cards.`;
+      case "TurnStarted":
+        this.card = null; this.counter = null;
+        return `Turn ${d.turn}: ${name(d.seat)} to play.`;
+      case "CardsDrawn": {
+        const n = d.cards ? d.cards.length : d.count;
+        const which = d.cards ? `: ${listWords(d.cards.map((c) => CAT.kinds[cardKind(c)].name))}` : "";
+        return `${name(d.seat)} drew ${n} card${n === 1 ? "" : "s"}${which}.`;
+      }
+      case "CardPlayed": {
+        this.card = { seat: d.seat, kind: d.kind }; this.counter = null;
+        if (d.discard) return `${name(d.seat)} discarded ${article(kindName(d.kind))}.`;
+        const parts = [];
+        if (d.targets && d.targets.length) parts.push(`on ${listWords(d.targets.map(mobName))}`);
+        if (d.own) parts.push(`(own: ${mobName(d.own)})`);
+        if (d.player !== null && d.player !== undefined) parts.push(`for ${name(d.player)}`);
+        return `${name(d.seat)} played ${article(kindName(d.kind))}${parts.length ? " " + parts.join(" ") : ""}.`;
+      }
+      case "WindowOpened":
+        return `${listWords(d.eligible.map(name))} may answer with ${listWords(d.counters.map(kindName))} (${state.reaction_seconds || ""} s).`;
+      case "WindowPassed":
+        return `${name(d.seat)} passed.`;
+      case "CounterPlayed":
+        this.counter = { seat: d.seat, kind: d.kind };
+        return `${name(d.seat)} countered with ${article(kindName(d.kind))}${d.mobster ? ` naming ${mobName(d.mobster)}` : ""}!`;
+      case "WindowClosed":
+        return {
+          countered: "The card was countered.",
+          all_passed: "Everybody passed: the card takes effect.",
+          deadline: "Time is up: the card takes effect.",
+          withdrawn: "The card was withdrawn.",
+          game_over: "The window closed: the game is over.",
+        }[d.reason] || `The window closed (${d.reason}).`;
+      case "MobsterListed": {
+        const where = d.position === 0 ? " against the wall" : "";
+        if (this.counter && this.counter.kind === "MOB_POWER") {
+          return `${mobName(d.mobster)} went on the Hit List${where} instead (MOB POWER).`;
+        }
+        if (card) return `${name(card.seat)} put ${mobName(d.mobster)} on the Hit List${where}${by}.`;
+        return `${mobName(d.mobster)} was put on the Hit List${where}.`;
+      }
+      case "MobsterRescued":
+        return `${mobName(d.mobster)} came off the Hit List${by}.`;
+      case "MobsterEliminated":
+        return {
+          mob_war: `${mobName(d.mobster)} was eliminated in the Mob War.`,
+          hit: `${card ? name(card.seat) : "Someone"} eliminated ${mobName(d.mobster)} with a HIT.`,
+          massacre: `${mobName(d.mobster)} died in the St. Valentine's Day Massacre.`,
+          turncoat: `${mobName(d.mobster)} turned coat and left the game.`,
+          resign: `${mobName(d.mobster)} left with their family.`,
+        }[d.cause] || `${mobName(d.mobster)} was eliminated.`;
+      case "HitListReordered":
+        return `The Hit List was reordered${by}: ${listWords(d.order.map(mobName))}.`;
+      case "MobsterSubstituted":
+        return `${mobName(d.replacement)} took the place of ${mobName(d.listed)} on the Hit List${by}.`;
+      case "MobsterReturned":
+        return `${mobName(d.mobster)} came back from the graveyard${d.position === null ? "" : " onto the Hit List"}.`;
+      case "MobWarStarted":
+        return `A MOB WAR started (rate ${d.rate}).`;
+      case "MobWarRateChanged":
+        return `The Mob War is now at rate ${d.rate}.`;
+      case "MobWarEnded":
+        return d.reason === "truce" ? "A TRUCE ended the Mob War." : "The Mob War ended: the Hit List is empty.";
+      case "PlayerResigned":
+        return `${name(d.seat)} resigned.`;
+      case "PlayerOut":
+        return `${name(d.seat)} is out of the game.`;
+      case "GameEnded":
+        if (!d.winners.length) return "The game ended with no winner.";
+        return d.winners.length > 1
+          ? `The game ended in a draw between ${listWords(d.winners.map(name))}.`
+          : `${name(d.winners[0])} wins the game!`;
+      case "stream.Undone":
+        return `A move was taken back (events ${d.from_seq} to ${d.to_seq}).`;
+      default:
+        return eventType(ev);
+    }
+  }
+
+  /* An <li> for one event. Minor bookkeeping events are marked so CSS can tone them down. */
+  item(ev, state) {
+    const type = eventType(ev);
+    const minor = ["DeckShuffled", "CardsDealt", "CardsDrawn", "WindowOpened"].includes(type);
+    const cls = [minor ? "minor" : "", type === "TurnStarted" ? "turn" : ""].join(" ").trim();
+    return `<li data-seq="${ev.seq}" class="${cls}"><span class="seq">${ev.seq}</span> ${esc(this.words(ev, state))}</li>`;
+  }
+}
+
+/* A countdown ticks against the server's clock: offset = server_time - local time. */
+function tickCountdowns(offset) {
+  const now = Date.now() + offset;
+  document.querySelectorAll("[data-deadline]").forEach((el) => {
+    const left = Math.max(0, Number(el.dataset.deadline) - now);
+    el.textContent = left > 0 ? `${(left / 1000).toFixed(1)} s left to answer` : "Time is up…";
+    el.classList.toggle("urgent", left < 3000);
+  });
+}

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from web import views
+
+app_name = "web"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("signup", views.signup, name="signup"),
+    path("login", views.login_page, name="login"),
+    path("lobby", views.lobby, name="lobby"),
+    path("games/<uuid:game_id>", views.game, name="game"),
+    path("games/<uuid:game_id>/replay", views.replay, name="replay"),
+]
