@@ -92,7 +92,7 @@ function renderBoard(state, ctx) {
     : '<li class="muted empty">Nobody is on the Hit List.</li>';
 
   const war = state.mob_war || { on: false, rate: 0 };
-  document.getElementById("mob-war").innerHTML = war.on
+  document.getElementById("mob-war").innerHTML = war.on && !state.over
     ? `<div class="mobwar on" data-testid="mob-war">MOB WAR! Rate ${war.rate}: ${war.rate === 2 ? "the first two" : "the first"} on the list ${war.rate === 2 ? "die" : "dies"} at the start of each turn.</div>`
     : '<div class="mobwar" data-testid="mob-war">No Mob War.</div>';
 
@@ -249,7 +249,8 @@ class MoveLog {
   /* An <li> for one event. Minor bookkeeping events are marked so CSS can tone them down. */
   item(ev, state) {
     const type = eventType(ev);
-    const minor = ["DeckShuffled", "CardsDealt", "CardsDrawn", "WindowOpened"].includes(type);
+    const minor = ["DeckShuffled", "CardsDealt", "CardsDrawn", "WindowOpened"].includes(type) ||
+      (type === "MobsterEliminated" && ev.data && ev.data.cause === "resign");
     const cls = [minor ? "minor" : "", type === "TurnStarted" ? "turn" : ""].join(" ").trim();
     return `<li data-seq="${ev.seq}" class="${cls}"><span class="seq">${ev.seq}</span> ${esc(this.words(ev, state))}</li>`;
   }
