@@ -144,6 +144,25 @@ def main() -> None:
                 os.killpg(worker.pid, signal.SIGKILL)
                 worker.wait()
             task_times(Path(tmp) / "worker.log")
+            drop_queue(args.broker)
+
+
+def drop_queue(broker: str) -> None:
+    """Leave nothing behind on the broker: our queue, its exchange or bindings."""
+    from kombu import Connection
+
+    try:
+        with Connection(broker, connect_timeout=3) as conn:
+            channel = conn.default_channel
+            if broker.startswith("redis"):
+                channel.client.delete(
+                    QUEUE, f"_kombu.binding.{QUEUE}", f"_kombu.binding_permanent.{QUEUE}"
+                )
+            else:
+                channel.queue_delete(QUEUE)
+                channel.exchange_delete(QUEUE)
+    except Exception as exc:  # noqa: BLE001 - cleanup: report, do not fail the benchmark
+        print(f"could not delete queue {QUEUE}: {exc}")
 
 
 def task_times(log: Path) -> None:
