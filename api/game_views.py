@@ -419,10 +419,7 @@ class ExportView(ApiView):
     def get(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id, started=False)
         _may_review(access)
-        record = game_export(access.table)
-        if not access.staff:
-            for entry in record["events"]:
-                entry["metadata"] = _metadata(entry["metadata"], staff=False)
+        record = game_export(access.table, private=access.staff)
         response = Response(record)
         response["Content-Disposition"] = f'inline; filename="game-{access.table.id}.json"'
         return response

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -68,10 +69,6 @@ def table_create(
         raise ServiceError(
             "bad_options", "Only sandbox tables take a seed or stacked deck.", field="seed"
         )
-    if advanced:
-        raise ServiceError(
-            "bad_options", "The advanced rules are not available yet.", field="advanced"
-        )
     if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
         raise ServiceError(
             "bad_options",
@@ -110,7 +107,7 @@ def table_create(
 def _open_table(table_id: uuid.UUID) -> Table:
     try:
         table = Table.objects.select_for_update().get(id=table_id)
-    except (Table.DoesNotExist, ValueError):
+    except (Table.DoesNotExist, ValueError, TypeError, ValidationError):
         raise ServiceError("game_not_found", "No table has that id.") from None
     if table.status != Table.Status.OPEN:
         raise ServiceError("table_not_open", "The table has already started.")

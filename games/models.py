@@ -78,11 +78,12 @@ class Table(models.Model):
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
     position = models.PositiveSmallIntegerField()
+    # PROTECT: a seat is part of a game's record; deleting its user must not rewrite it.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         related_name="seats",
     )
     bot = models.CharField(max_length=20, blank=True)  # "random" / "heuristic" for a bot seat

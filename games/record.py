@@ -9,10 +9,19 @@ from events.store import iso, read
 from games.models import Table
 from games.verify import RECORD_FORMAT
 
+# Request metadata that is personal data: only staff exports carry it. It is not part of
+# what the hash chain covers, so a verifier never needs it.
+PRIVATE_METADATA = frozenset({"ip"})
 
-def game_export(table: Table, *, reveal_seed: bool = True) -> dict[str, Any]:
+
+def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False) -> dict[str, Any]:
     """The full record: table, seats, every event with its hash, every command (accepted and
-    refused), and the seed, which lets anyone re-run every shuffle."""
+    refused), and the seed, which lets anyone re-run every shuffle. ``private`` keeps client
+    addresses in the request metadata (staff only)."""
+
+    def metadata(data: dict[str, Any]) -> dict[str, Any]:
+        return data if private else {k: v for k, v in data.items() if k not in PRIVATE_METADATA}
+
     return {
         "format": RECORD_FORMAT,
         "game": table.game,
@@ -45,7 +54,7 @@ def game_export(table: Table, *, reveal_seed: bool = True) -> dict[str, Any]:
                 "payload": row.payload,
                 "actor": row.actor,
                 "command_id": str(row.command_id) if row.command_id else None,
-                "metadata": row.metadata,
+                "metadata": metadata(row.metadata),
                 "recorded_at": iso(row.recorded_at),
                 "prev_hash": row.prev_hash,
                 "hash": row.hash,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 
 from events.models import CommandRecord, Snapshot, StoredEvent
@@ -89,7 +90,7 @@ class _WindowOverdue(Exception):  # noqa: N818 - control flow, never leaves this
 def table_get(game_id: uuid.UUID | str) -> Table:
     try:
         return Table.objects.get(id=game_id)
-    except (Table.DoesNotExist, ValueError, TypeError):
+    except (Table.DoesNotExist, ValueError, TypeError, ValidationError):
         raise ServiceError("game_not_found", "No game has that id.", game=str(game_id)) from None
 
 

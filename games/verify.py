@@ -94,6 +94,7 @@ def _verify(record: dict[str, Any]) -> Report:
 
     options = Options(
         reaction_seconds=started["reaction_seconds"],
+        advanced=started.get("advanced", False),
         stacked_deck=tuple(started.get("stacked_deck", ())),
     )
     specs = [PlayerSpec(n, f) for n, f in zip(started["names"], started["families"], strict=True)]

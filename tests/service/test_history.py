@@ -197,3 +197,42 @@ def test_play_bot_game_plays_a_whole_game_through_the_service() -> None:
     table = Table.objects.get()
     assert table.status == Table.Status.FINISHED
     assert game_load(game_id=table.id).state.over
+
+
+def test_an_advanced_bot_game_plays_through_the_service_and_verifies() -> None:
+    table = table_create(created_by=None, seats=4, mode="sandbox", seed="adv", advanced=True)
+    for i in range(4):
+        seat_add_bot(table_id=table.id, bot="heuristic" if i % 2 else "random")
+    table_start(table_id=table.id, run_bots=True)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    record = json.loads(json.dumps(game_export(table)))
+    assert any(e["type"] == "family_business.AbilityAssigned" for e in record["events"])
+    report = verify_record(record)
+    assert report.ok, report.problems
+
+
+def test_exports_keep_client_addresses_only_when_asked(settings) -> None:
+    table = human_table(2)
+    run(table, 0, {"type": "resign"}, metadata={"request_id": "r", "ip": "203.0.113.9"})
+    table.refresh_from_db()
+    public = json.dumps(game_export(table))
+    assert "203.0.113.9" not in public and '"request_id": "r"' in public
+    assert "203.0.113.9" in json.dumps(game_export(table, private=True))
+    assert verify_record(json.loads(public)).ok
+
+
+def test_unknown_or_malformed_game_ids_are_game_not_found() -> None:
+    for bad in ("not-a-uuid", str(uuid.uuid4()), 12):
+        with pytest.raises(ServiceError) as refused:
+            game_load(game_id=bad)  # type: ignore[arg-type]
+        assert refused.value.code == "game_not_found"
+
+
+def test_a_user_who_holds_a_seat_cannot_be_deleted() -> None:
+    from django.db.models import ProtectedError
+
+    table = human_table(2)
+    user = table.seat_set.get(position=0).user
+    with pytest.raises(ProtectedError):
+        user.delete()

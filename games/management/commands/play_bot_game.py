@@ -21,6 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=4)
         parser.add_argument("--bots", default="heuristic,random", help="bot kinds seated in turn")
         parser.add_argument("--seed", default=None, help="a seed (makes it a sandbox table)")
+        parser.add_argument("--advanced", action="store_true", help="with the ability cards")
 
     def handle(self, *args: Any, **options: Any) -> None:
         kinds = options["bots"].split(",")
@@ -30,6 +31,7 @@ class Command(BaseCommand):
                 seats=options["players"],
                 mode=Table.Mode.SANDBOX if options["seed"] else Table.Mode.CASUAL,
                 seed=options["seed"],
+                advanced=options["advanced"],
             )
             for i in range(options["players"]):
                 seat_add_bot(table_id=table.id, bot=kinds[i % len(kinds)])
