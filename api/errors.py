@@ -103,6 +103,10 @@ STATUS: dict[str, int] = {
     "not_counterable": 422,
     "window_not_expired": 422,
     "system_only": 403,
+    # the rules engine's, advanced rules (pending decisions and abilities)
+    "no_decision": 422,
+    "no_ability": 422,
+    "not_allowed_now": 422,
 }
 
 ALL_CODES: dict[str, str] = {**API_CODES, **SERVICE_CODES, **RULE_CODES}

@@ -31,9 +31,11 @@ from api.viewers import (
     access_for,
     events_document,
     game_document,
+    live_fields,
     parse_game_id,
     refreshed,
     state_view,
+    table_document,
 )
 from events.store import iso
 from games import selectors
@@ -63,6 +65,7 @@ def _command_result(access: Access, outcome: CommandOutcome) -> Response:
     """The command's events and the game now, both for the caller; 201 on a retry too."""
     now = clock_ms()
     loaded = game_load(game_id=access.table.id)
+    access = refreshed(access, loaded)  # the command may have ended the game
     revealed = bool(getattr(loaded.state, "over", False))
     body = {
         "version": loaded.version,
@@ -71,6 +74,8 @@ def _command_result(access: Access, outcome: CommandOutcome) -> Response:
         "events": events_document(access, outcome.events(), revealed=revealed),
         "state": state_view(access, loaded.state, now=now),
         "server_time": now,
+        **live_fields(access, loaded),
+        "table": table_document(access.table, access.user),
     }
     response = Response(body, status=status.HTTP_201_CREATED)
     if outcome.replayed:
@@ -324,6 +329,11 @@ class ReplayView(ApiView):
         now = clock_ms()
         view = state_view(access, loaded.state, now=now, revealed=access.finished)
         view.pop("legal", None)  # options belong to the live game, not to a replay
+        # The audit hashes, once the game is over (or for staff): before the end a hash of
+        # an event with hidden cards could be brute-forced (a 1-card draw is 66 guesses).
+        row = None
+        if access.finished or access.viewer == "staff":
+            row = selectors.event_at(access.table.id, at)
         return Response(
             {
                 "game_id": str(access.table.id),
@@ -331,6 +341,8 @@ class ReplayView(ApiView):
                 "version": visible,
                 "viewer": access.viewer,
                 "server_time": now,
+                "hash": row.hash if row else None,
+                "prev_hash": row.prev_hash if row else None,
                 "state": view,
             }
         )

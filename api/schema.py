@@ -76,16 +76,29 @@ def all_statuses() -> list[int]:
 
 
 class CardSerializer(serializers.Serializer):
-    id = serializers.CharField(help_text="c01 ... c56")
+    id = serializers.CharField(help_text="c01 ... c56; ability cards a01 ... a10 (advanced).")
     kind = serializers.CharField()
     name = serializers.CharField()
-    category = serializers.ChoiceField(choices=["attack", "rescue", "counter"])
+    category = serializers.ChoiceField(choices=["attack", "rescue", "counter", "ability"])
+    text = serializers.CharField(required=False, help_text="Ability cards only: their text.")
+    reconstructed = serializers.BooleanField(
+        required=False, help_text="Ability cards only (true): the text is reconstructed."
+    )
 
 
 class MobsterSerializer(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     family = serializers.CharField()
+    ability = CardSerializer(
+        required=False, help_text="Advanced rules: the ability card under it (public)."
+    )
+
+
+class AbilityHeldSerializer(serializers.Serializer):
+    mobster = MobsterSerializer()
+    seat = serializers.IntegerField(help_text="The mobster's owner.")
+    card = CardSerializer()
 
 
 class PlayerViewSerializer(serializers.Serializer):
@@ -109,19 +122,39 @@ class PlayerViewSerializer(serializers.Serializer):
 
 class WindowViewSerializer(serializers.Serializer):
     id = serializers.CharField()
-    seat = serializers.IntegerField(help_text="Whose card is pending.")
-    card = CardSerializer()
+    seat = serializers.IntegerField(help_text="Whose card is pending (or who decides).")
+    card = CardSerializer(allow_null=True)
     targets = MobsterSerializer(many=True)
     eligible = serializers.ListField(child=serializers.IntegerField())
     passed = serializers.ListField(child=serializers.IntegerField())
     waiting_on = serializers.ListField(child=serializers.IntegerField())
     counters = serializers.ListField(child=serializers.CharField())
     deadline = serializers.IntegerField(help_text="Server time in ms since the epoch.")
+    decision = serializers.ChoiceField(
+        choices=["draw", "unforgiving", "short_tempered"],
+        required=False,
+        help_text="Advanced rules: a pending decision of `seat` (not a reaction window).",
+    )
+    count = serializers.IntegerField(
+        required=False, help_text="A `draw` decision: cards still to draw."
+    )
 
 
 class OptionSerializer(serializers.Serializer):
     command = serializers.ChoiceField(
-        choices=["play", "discard", "counter", "pass", "close_window", "resign"]
+        choices=[
+            "play",
+            "discard",
+            "counter",
+            "pass",
+            "close_window",
+            "resign",
+            "draw",
+            "use_butcher",
+            "unforgiving",
+            "end_turn",
+        ],
+        help_text="draw, use_butcher, unforgiving and end_turn: advanced rules only.",
     )
     card = serializers.CharField(required=False)
     kind = serializers.CharField(required=False)
@@ -150,6 +183,9 @@ class GameViewSerializer(serializers.Serializer):
     window = WindowViewSerializer(allow_null=True)
     reaction_seconds = serializers.IntegerField()
     advanced = serializers.BooleanField()
+    abilities = AbilityHeldSerializer(
+        many=True, required=False, help_text="Advanced tables: which mobster holds which ability."
+    )
     seed_hash = serializers.CharField()
     over = serializers.BooleanField()
     winners = serializers.ListField(child=serializers.IntegerField())
@@ -179,6 +215,7 @@ class TableSerializer(serializers.Serializer):
     seats = SeatSerializer(many=True, help_text="The filled seats.")
     size = serializers.IntegerField(help_text="How many seats the table has.")
     reaction_seconds = serializers.IntegerField()
+    advanced = serializers.BooleanField(help_text="Advanced rules (ability cards).")
     undo = serializers.ChoiceField(choices=["off", "own_last"])
     spectator_delay = serializers.IntegerField()
     turn_seconds = serializers.IntegerField()
@@ -204,6 +241,15 @@ class GameDocumentSerializer(serializers.Serializer):
     seat = serializers.IntegerField(allow_null=True, help_text="The seat you hold, if any.")
     delayed_by = serializers.IntegerField(help_text="Events hidden from you (spectator delay).")
     window_remaining_ms = serializers.IntegerField(allow_null=True)
+    undo_available = serializers.BooleanField(
+        help_text="Your seat may undo now (POST undo would be accepted, unless someone "
+        "moves first)."
+    )
+    turn_deadline = serializers.IntegerField(
+        allow_null=True,
+        help_text="Tables with turn_seconds: when the running human turn times out "
+        "(server time, ms); null otherwise.",
+    )
     table = TableSerializer()
     state = GameViewSerializer()
 
@@ -243,6 +289,16 @@ class CommandResultSerializer(serializers.Serializer):
     events = EventSerializer(many=True, help_text="The events your command appended.")
     state = GameViewSerializer()
     server_time = serializers.IntegerField()
+    undo_available = serializers.BooleanField(
+        help_text="Your seat may undo now (POST undo would be accepted, unless someone "
+        "moves first)."
+    )
+    turn_deadline = serializers.IntegerField(
+        allow_null=True,
+        help_text="Tables with turn_seconds: when the running human turn times out "
+        "(server time, ms); null otherwise.",
+    )
+    table = TableSerializer()
 
 
 class ReplaySerializer(serializers.Serializer):
@@ -251,6 +307,11 @@ class ReplaySerializer(serializers.Serializer):
     version = serializers.IntegerField()
     viewer = serializers.JSONField()
     server_time = serializers.IntegerField()
+    hash = serializers.CharField(
+        allow_null=True,
+        help_text="The audit hash of event `at` (once the game is over, or for staff).",
+    )
+    prev_hash = serializers.CharField(allow_null=True)
     state = GameViewSerializer()
 
 
@@ -325,3 +386,20 @@ def game_id_parameter() -> OpenApiParameter:
     return OpenApiParameter(
         "game_id", type=str, location=OpenApiParameter.PATH, description="The game's UUID."
     )
+
+
+# One server-sent event as a client parses it (the fields of a `text/event-stream` message):
+# the schema of each event of GET /games/{id}/events/stream, as OpenAPI tools check it.
+SERVER_SENT_EVENT = inline_serializer(
+    "ServerSentEvent",
+    fields={
+        "id": serializers.CharField(required=False, help_text="The event's seq."),
+        "event": serializers.CharField(
+            required=False, help_text="The event's type, `end`, or `error`."
+        ),
+        "data": serializers.CharField(
+            required=False, help_text="JSON: the event as in the feed, or an error envelope."
+        ),
+        "retry": serializers.IntegerField(required=False, help_text="Reconnect delay (ms)."),
+    },
+)

@@ -12,9 +12,11 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from games.family_business import CARD_KIND
+from games.family_business.cards import ACTION_CARDS
 from games.models import Table
 
-CARD_IDS = sorted(CARD_KIND)
+CARD_IDS = sorted(CARD_KIND)  # c01..c56 and the ability cards a01..a10
+BASE_CARD_IDS = frozenset(ACTION_CARDS)
 BOT_KINDS = ["heuristic", "random"]
 
 
@@ -131,12 +133,18 @@ class TableCreateSerializer(StrictSerializer):
         default=Table.TurnAction.DISCARD,
         help_text="What the system plays for a seat out of time: a discard or the bot's choice.",
     )
+    advanced = StrictBooleanField(
+        default=False,
+        help_text="Advanced rules: the 10 ability cards (a01..a10) join the deck; their main "
+        "texts are reconstructed (docs/rules.md#advanced-rules).",
+    )
     seed = StrictCharField(max_length=128, required=False, help_text="Sandbox tables only (staff).")
     stacked_deck = serializers.ListField(
         child=serializers.ChoiceField(choices=CARD_IDS),
         required=False,
-        max_length=56,
-        help_text="Sandbox tables only (staff): card ids put on top of the deck, in order.",
+        max_length=len(CARD_IDS),
+        help_text="Sandbox tables only (staff): card ids put on top of the deck, in order "
+        "(ability cards a01..a10 only on advanced tables).",
     )
     join = StrictBooleanField(default=True, help_text="Take a seat at the new table.")
     position = StrictIntegerField(
@@ -148,6 +156,10 @@ class TableCreateSerializer(StrictSerializer):
         deck = attrs.get("stacked_deck") or []
         if len(set(deck)) != len(deck):
             raise serializers.ValidationError({"stacked_deck": ["Each card at most once."]})
+        if not attrs.get("advanced") and any(card not in BASE_CARD_IDS for card in deck):
+            raise serializers.ValidationError(
+                {"stacked_deck": ["Ability cards (a01..a10) need an advanced table."]}
+            )
         position = attrs.get("position")
         if position is not None and position >= attrs["seats"]:
             raise serializers.ValidationError({"position": ["No such seat at this table."]})
@@ -179,7 +191,8 @@ class TableListQuerySerializer(serializers.Serializer):
 class CommandRequestSerializer(StrictSerializer):
     command = serializers.JSONField(
         help_text='An engine command, e.g. {"type": "play", "card": "c07", "targets": '
-        '["bugs-moran"]}; see docs/rules.md#commands.'
+        '["bugs-moran"]}: play, counter, pass, resign; on advanced tables also draw, '
+        "use_butcher, unforgiving, end_turn; see docs/rules.md#commands."
     )
     expected_version = StrictIntegerField(
         min_value=0,

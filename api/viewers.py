@@ -20,7 +20,7 @@ from events.store import UNDONE, iso
 from games import selectors
 from games.core import GameDefinition, get_game
 from games.models import Table
-from games.service import LoadedGame, from_row, game_load
+from games.service import LoadedGame, from_row, game_load, turn_key
 
 Viewer = int | str  # a seat number, "spectator" or "staff"
 
@@ -113,6 +113,7 @@ def table_document(table: Table, user: AbstractBaseUser | AnonymousUser) -> dict
         ],
         "size": table.seats,
         "reaction_seconds": table.reaction_seconds,
+        "advanced": table.advanced,
         "undo": table.undo,
         "spectator_delay": table.spectator_delay,
         "turn_seconds": table.turn_seconds,
@@ -150,6 +151,31 @@ def state_view(access: Access, state: Any, *, now: int, revealed: bool = False) 
     return out
 
 
+def running_turn_deadline(access: Access, state: Any) -> int | None:
+    """The deadline of the human turn ``state`` is waiting on, on tables with a turn limit
+    (from the game's clock row, ``games.models.GameClock``), else None."""
+    if not access.table.turn_seconds or getattr(state, "over", False):
+        return None
+    if getattr(state, "window", None) is not None:
+        return None  # a reaction window or decision runs on its own deadline
+    awaiting = access.definition.awaiting(state)
+    if len(awaiting) != 1:
+        return None
+    return selectors.turn_deadline(access.table, key=turn_key(state, awaiting[0]))
+
+
+def live_fields(access: Access, loaded: LoadedGame, *, delayed: bool = False) -> dict[str, Any]:
+    """What the game document and the command result add to the state for this caller:
+    ``undo_available`` (their seat may undo now) and ``turn_deadline`` (server time, ms)."""
+    over = bool(getattr(loaded.state, "over", False))
+    return {
+        "undo_available": selectors.undo_available(
+            access.table, seat=access.seat, version=loaded.version, over=over
+        ),
+        "turn_deadline": None if delayed else running_turn_deadline(access, loaded.state),
+    }
+
+
 def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, Any]:
     state, version = visible_state(access, loaded)
     view = state_view(access, state, now=now)
@@ -162,6 +188,7 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
         "seat": access.seat,
         "delayed_by": loaded.version - version if access.delay else 0,
         "window_remaining_ms": max(0, window["deadline"] - now) if window else None,
+        **live_fields(access, loaded, delayed=version != loaded.version),
         "table": table_document(access.table, access.user),
         "state": view,
     }

@@ -15,17 +15,24 @@ from django.db.models import Prefetch, Q, QuerySet
 from events.models import CommandRecord, StoredEvent
 from events.store import stream_version
 from games.errors import ServiceError
-from games.models import Seat, Table
+from games.models import GameClock, Seat, Table
 
 __all__ = [
     "commands_of",
+    "event_at",
     "events_between",
+    "last_undoable_command",
     "seat_of",
     "stream_version",
     "table_detail",
     "tables_open",
     "tables_of_user",
+    "turn_deadline",
+    "undo_available",
 ]
+
+SYSTEM = "system"  # the actor of timers' commands (games.service.SYSTEM)
+UNDO_REVEALING = ("CardsDrawn", "CardsDealt")  # events that drew the seat cards
 
 
 def _tables() -> QuerySet[Table]:
@@ -84,3 +91,65 @@ def events_between(
 def commands_of(game_id: uuid.UUID) -> list[CommandRecord]:
     """Every command of the game, accepted and refused, in the order they were logged."""
     return list(CommandRecord.objects.filter(stream_id=game_id).order_by("id"))
+
+
+def event_at(game_id: uuid.UUID, seq: int) -> StoredEvent | None:
+    """The stored event ``seq`` of the game (its hash and prev_hash), or None."""
+    return StoredEvent.objects.filter(stream_id=game_id, seq=seq).first()
+
+
+# --- undo --------------------------------------------------------------------------------
+
+
+def last_undoable_command(game_id: uuid.UUID) -> CommandRecord | None:
+    """The latest accepted command that appended events (what an undo would take back)."""
+    return (
+        CommandRecord.objects.filter(
+            stream_id=game_id, outcome=CommandRecord.ACCEPTED, first_seq__isnull=False
+        )
+        .order_by("-last_seq")
+        .first()
+    )
+
+
+def undo_available(table: Table, *, seat: int | None, version: int, over: bool) -> bool:
+    """Whether ``seat`` may undo now, by the checks of ``games.service._undo``: the table
+    allows undo, the game is not over, the latest command was this seat's own (not an undo,
+    not the system's turn timeout), nothing was appended since, and it drew the seat no
+    cards. Two queries; the service still decides (this only says whether to offer it)."""
+    if seat is None or over or not table.undo_allowed:
+        return False
+    last = last_undoable_command(table.id)
+    if (
+        last is None
+        or last.command.get("type") == "undo"
+        or last.actor == SYSTEM
+        or last.seat != seat
+        or last.last_seq != version
+    ):
+        return False
+    types = [f"{table.game}.{kind}" for kind in UNDO_REVEALING]
+    drew = StoredEvent.objects.filter(
+        stream_id=table.id,
+        seq__gte=last.first_seq,
+        seq__lte=last.last_seq,
+        type__in=types,
+        payload__seat=seat,
+    )
+    return not drew.exists()
+
+
+# --- turn time limits --------------------------------------------------------------------
+
+
+def turn_deadline(table: Table, *, key: str | None) -> int | None:
+    """The running turn's deadline (ms since the epoch) from the game's clock row, when
+    the table has a turn limit and the row is for the turn named ``key``
+    (``games.service.turn_key``; None: no human turn is running)."""
+    if not table.turn_seconds or not key:
+        return None
+    row = GameClock.objects.filter(game_id=table.id).values_list("turn_key", "turn_deadline_ms")
+    found = row.first()
+    if found is None or found[0] != key:
+        return None
+    return found[1]

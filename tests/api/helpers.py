@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from events.models import StoredEvent
 
 API = "/api/v1"
-CARD_ID = re.compile(r"^c\d\d$")
+CARD_ID = re.compile(r"^(c\d\d|a(0[1-9]|10))$")  # action cards and ability cards
 
 
 @dataclass
@@ -83,7 +83,7 @@ def event_count(game_id: Any) -> int:
 
 
 def card_ids(value: Any) -> set[str]:
-    """Every JSON string value of the form c01..c56 anywhere in ``value``."""
+    """Every JSON string value of the form c01..c56 or a01..a10 anywhere in ``value``."""
     found: set[str] = set()
     stack = [value]
     while stack:

@@ -29,6 +29,10 @@ def public_cards(game_id) -> set[str]:
             seen.add(payload["card"])
         elif kind.endswith(".PlayerOut"):
             seen.update(payload["discarded"])
+        elif kind.endswith(".ButcherUsed"):  # advanced rules: discarded face up
+            seen.update(payload["cards"])
+        elif kind.endswith(".AbilityAssigned"):
+            seen.add(payload["card"])
     return seen
 
 
@@ -173,3 +177,4 @@ def test_a_whole_game_over_http_never_shows_a_hidden_card(
 
 def test_the_scanner_matches_whole_card_id_values_only() -> None:
     assert card_ids({"a": ["c01", "xc02", {"b": "c56"}], "c03": 1, "n": "c5"}) == {"c01", "c56"}
+    assert card_ids(["a01", "a10", "a11", "a00", "xa05"]) == {"a01", "a10"}

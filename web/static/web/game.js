@@ -11,6 +11,7 @@ let doc = null; // the last game document (GET /games/{id})
 let clockOffset = 0; // server_time - Date.now()
 let lastSeq = 0;
 let selection = null; // {option, picked: []} while a card or counter is being prepared
+let butcher = null; // advanced rules: the cards picked for BUTCHER (a Set) while choosing
 let confirmResign = false;
 let busy = false;
 let feedFailed = false; // the error on show is the feed's own (cleared when it recovers)
@@ -43,7 +44,9 @@ function drawWaiting(table) {
   document.getElementById("table-id").textContent = table.id.slice(0, 8);
   document.getElementById("table-info").textContent =
     `${table.mode} table · ${table.size} seats · ${table.reaction_seconds} s to answer an attack` +
-    ` · undo ${table.undo === "off" ? "off" : "allowed"}`;
+    ` · undo ${table.undo === "off" ? "off" : "allowed"}` +
+    (table.turn_seconds ? ` · ${table.turn_seconds} s per turn (then ${table.turn_action === "bot" ? "a bot plays" : "a card is discarded"})` : "") +
+    (table.advanced ? " · advanced rules (ability cards, texts reconstructed)" : "");
   const seats = [];
   for (let i = 0; i < table.size; i++) {
     const s = table.seats.find((x) => x.position === i);
@@ -96,7 +99,15 @@ async function loadState() {
 function useCommandResult(res) {
   if (doc && res.version < doc.version) return;
   clockOffset = res.server_time - Date.now();
-  doc = { ...doc, version: res.version, state: res.state, server_time: res.server_time };
+  doc = {
+    ...doc,
+    version: res.version,
+    state: res.state,
+    server_time: res.server_time,
+    table: res.table || doc.table,
+    undo_available: res.undo_available,
+    turn_deadline: res.turn_deadline,
+  };
   draw();
 }
 
@@ -145,6 +156,7 @@ async function send(path, body) {
   try {
     const res = await api("POST", `/games/${GAME}${path}`, body, { idempotent: true });
     selection = null;
+    butcher = null;
     confirmResign = false;
     showError(null);
     useCommandResult(res);
@@ -152,6 +164,7 @@ async function send(path, body) {
     showError(err);
     if (err.status === 409 || err.status === 422) {
       selection = null;
+      butcher = null;
       try { await loadState(); } catch (e) { /* the feed will catch up */ }
     }
   } finally {
@@ -162,7 +175,7 @@ async function send(path, body) {
 
 function command(cmd) {
   const body = { command: cmd };
-  if (cmd.type === "play") body.expected_version = doc.version;
+  if (["play", "draw", "use_butcher", "end_turn"].includes(cmd.type)) body.expected_version = doc.version;
   return send("/commands", body);
 }
 
@@ -179,6 +192,11 @@ function nextStep(option, picked) {
   if (option.command === "counter") {
     return ch.mobster && n < 1
       ? step(ch.mobster, "Choose which of the attacker's mobsters goes on the Hit List instead.")
+      : null;
+  }
+  if (option.command === "unforgiving") {
+    return ch.mobster && n < 1
+      ? step(ch.mobster, "UNFORGIVING: click a mobster in front of a player to put at the end of the Hit List, or decline.")
       : null;
   }
   if (option.command !== "play") return null;
@@ -223,7 +241,17 @@ function nextStep(option, picked) {
     return null;
   }
   if (t.mobsters) {
-    if (n === 0) return step(t.mobsters, option.kind === "HIT" ? "Choose the victim." : "Choose the target.");
+    const ability = (CAT.kinds[option.kind] || {}).category === "ability";
+    if (n === 0) {
+      return step(t.mobsters, ability ? `Choose one of your mobsters to carry ${kindName(option.kind)}.`
+        : option.kind === "HIT" ? "Choose the victim." : "Choose the target.");
+    }
+    if (n === 1 && t.max === 2 && t.same_player) { // SHOTGUN: an optional second target
+      const rest = t.mobsters.filter((m) => m !== picked[0] && mobFamily(m) === mobFamily(picked[0]));
+      return rest.length
+        ? { ...step(rest, "SHOTGUN: you may choose a second mobster of the same family (or confirm now)."), optional: true }
+        : null;
+    }
     if (n === 1 && ch.own) {
       const own = ch.own.mobsters.filter((m) => m !== picked[0]);
       return own.length ? step(own, "Choose one of your own mobsters to put on the Hit List.") : null;
@@ -234,6 +262,7 @@ function nextStep(option, picked) {
 }
 
 function buildCommand(option, picked) {
+  if (option.command === "unforgiving") return { type: "unforgiving", window: option.window, mobster: picked[0] };
   if (option.command === "counter") {
     const cmd = { type: "counter", window: option.window, card: option.card };
     if (picked.length) cmd.mobster = picked[0];
@@ -272,6 +301,7 @@ function optionsFor(command, card) {
 
 /* A selection survives a redraw only while its option is still legal. */
 function keepSelection() {
+  if (butcher && !optionsFor("use_butcher").length) butcher = null;
   if (!selection) return;
   const o = selection.option;
   const still = (doc.state.legal || []).some((x) => x.command === (o.command === "discard" ? "discard" : o.command) &&
@@ -283,6 +313,9 @@ function draw() {
   if (!doc) return;
   keepSelection();
   const state = doc.state;
+  const uf = optionsFor("unforgiving")[0];
+  if (uf && !selection) selection = { option: uf, picked: [] }; // mobsters light up at once
+  drawTurnClock(state);
   const root = document.getElementById("game");
   root.hidden = false;
   root.dataset.version = doc.version;
@@ -303,15 +336,71 @@ function draw() {
   tickCountdowns(clockOffset);
 }
 
+function drawTurnClock(state) {
+  const el = document.getElementById("turn-clock");
+  if (!el) return;
+  if (doc.turn_deadline && !state.over) {
+    el.hidden = false;
+    el.dataset.deadline = doc.turn_deadline;
+    el.dataset.label = state.turn_seat === me() ? "left for your turn" : `left for ${seatNamer(state)(state.turn_seat)}'s turn`;
+  } else {
+    el.hidden = true;
+    el.removeAttribute("data-deadline");
+  }
+}
+
+/* Advanced rules: SHORT-TEMPERED's offer is open for me (cards in hand can be played). */
+function shortTempered(state) {
+  return state.window && state.window.decision === "short_tempered" && state.window.seat === me();
+}
+
+/* BUTCHER's controls: pick cards in the hand, then discard them and draw as many. */
+function butcherHtml() {
+  const o = optionsFor("use_butcher")[0];
+  if (!o) return "";
+  if (!butcher) {
+    return `<button type="button" data-action="butcher" title="${esc(abilityTip({ kind: "BUTCHER", name: "Butcher", text: CAT.kinds.BUTCHER.text, reconstructed: true }))}">Use BUTCHER…</button>`;
+  }
+  const n = butcher.size;
+  return `<div class="picker" data-testid="butcher"><p class="prompt">BUTCHER: click the cards in your hand to discard (${n} selected); you then draw as many.</p>
+    <button type="button" class="primary" data-action="butcher-confirm" ${n ? "" : "disabled"}>Discard ${n} and draw ${n}</button>
+    <button type="button" data-action="butcher-cancel">Cancel</button></div>`;
+}
+
+function decisionHtml(state) {
+  const w = state.window;
+  let html = '<div class="actions" data-testid="decision">';
+  if (w.decision === "draw") {
+    for (const o of optionsFor("draw")) {
+      for (const source of o.choices.source) {
+        const top = state.discard[state.discard.length - 1];
+        const label = source === "deck"
+          ? (o.choices.source.length > 1 ? "Draw this card from the deck" : "Draw from the deck")
+          : `Take the top of the discard pile${top ? ` (${top.name})` : ""}`;
+        html += `<button type="button" class="primary" data-action="draw" data-source="${esc(source)}">${esc(label)}</button>`;
+      }
+    }
+    html += butcherHtml();
+  } else if (w.decision === "unforgiving") {
+    html += '<p class="prompt">Click a mobster on the board (or in the list below), or decline.</p>';
+  } else if (w.decision === "short_tempered") {
+    const attacks = optionsFor("play").length;
+    html += `<p class="prompt">SHORT-TEMPERED: ${attacks ? "play one more ATTACK card from your hand (bright cards), or end your turn." : "you hold no playable ATTACK card."}</p>`;
+    html += '<button type="button" data-action="end-turn">End turn</button>';
+  }
+  return html + "</div>";
+}
+
 function drawHand(state) {
   const mine = me() === null ? null : state.players[me()];
   const hand = document.getElementById("hand");
   if (!mine) { hand.innerHTML = '<p class="muted">You are watching this game.</p>'; return; }
-  const myTurn = !state.window && state.turn_seat === me() && !state.over;
+  const myTurn = (!state.window && state.turn_seat === me() && !state.over) || shortTempered(state) || butcher;
   hand.innerHTML = (mine.hand || []).map((c) => {
     const classes = [];
     if (myTurn) classes.push("clickable");
-    if (optionsFor("play", c.id).length) classes.push("playable");
+    if (optionsFor("play", c.id).length || butcher) classes.push("playable");
+    if (butcher && butcher.has(c.id)) classes.push("butcher-pick");
     if (selection && selection.option.card === c.id) classes.push("selected");
     return cardBox(c, { classes });
   }).join("") || '<p class="muted">No cards.</p>';
@@ -322,6 +411,11 @@ function drawWindow(state, st) {
   if (!state.window) { panel.hidden = true; panel.innerHTML = ""; return; }
   panel.hidden = false;
   let html = windowHtml(state);
+  if (state.window.decision) {
+    if (state.window.seat === me()) html += decisionHtml(state);
+    panel.innerHTML = html;
+    return;
+  }
   const counters = optionsFor("counter");
   const pass = optionsFor("pass")[0];
   if (selection && selection.option.command === "counter") {
@@ -342,8 +436,8 @@ function drawWindow(state, st) {
 function pickerHtml(st) {
   const o = selection.option;
   const verb = { counter: "Counter with", discard: "Discard" }[o.command] || "Play";
-  const title = `${verb} ${kindName(o.kind)}`;
-  const text = (CAT.kinds[o.kind] || {}).text || "";
+  const title = o.command === "unforgiving" ? "UNFORGIVING" : `${verb} ${kindName(o.kind)}`;
+  const text = o.command === "unforgiving" ? "" : (CAT.kinds[o.kind] || {}).text || "";
   let html = `<div class="picker" data-testid="picker"><h3>${esc(title)}</h3><p class="small muted">${esc(text)}</p>`;
   if (selection.picked.length) html += `<p>Chosen: <b data-testid="chosen">${esc(describePick(o, selection.picked))}</b></p>`;
   if (st) {
@@ -354,10 +448,12 @@ function pickerHtml(st) {
     html += "</div>";
   }
   html += '<div class="actions">';
-  html += `<button type="button" class="primary" data-action="confirm" ${st || busy ? "disabled" : ""}>Confirm</button>`;
+  html += `<button type="button" class="primary" data-action="confirm" ${(st && !st.optional) || busy ? "disabled" : ""}>Confirm</button>`;
   if (selection.picked.length) html += `<button type="button" data-action="restart">Start over</button>`;
-  if (o.command === "play") html += `<button type="button" data-action="discard" data-card="${esc(o.card)}">Discard it instead</button>`;
-  html += `<button type="button" data-action="cancel">Cancel</button></div></div>`;
+  if (o.command === "play" && optionsFor("discard", o.card).length) html += `<button type="button" data-action="discard" data-card="${esc(o.card)}">Discard it instead</button>`;
+  if (o.command === "unforgiving") html += `<button type="button" data-action="unforgiving-none">Decline (no effect)</button>`;
+  else html += `<button type="button" data-action="cancel">Cancel</button>`;
+  html += "</div></div>";
   return html;
 }
 
@@ -373,6 +469,11 @@ function drawActions(state, st) {
     html = pickerHtml(st);
   } else if (!state.window && state.turn_seat === seat) {
     html = '<p class="prompt">Your turn: click a card in your hand. Bright cards can be played for effect; any card can be discarded.</p>';
+    if (optionsFor("use_butcher").length) html += `<div class="actions">${butcherHtml()}</div>`;
+  } else if (state.window && state.window.decision && state.window.seat === seat) {
+    html = '<p class="prompt">A decision is yours: see the panel above.</p>';
+  } else if (state.window && state.window.decision) {
+    html = `<p class="muted">Waiting for ${esc(seatNamer(state)(state.window.seat))} to decide…</p>`;
   } else if (state.window && state.window.waiting_on.includes(seat)) {
     html = '<p class="prompt">An attack can be answered: see the reaction window above.</p>';
   } else if (state.window) {
@@ -382,7 +483,7 @@ function drawActions(state, st) {
   }
   if (seat !== null && !state.over) {
     html += '<div class="actions secondary">';
-    if (doc.table && doc.table.undo && doc.table.undo !== "off") {
+    if (doc.undo_available) {
       html += '<button type="button" data-action="undo">Undo my last move</button>';
     }
     html += confirmResign
@@ -397,7 +498,15 @@ function drawActions(state, st) {
 
 function onCard(cardId) {
   const state = doc.state;
-  if (busy || state.window || state.turn_seat !== me() || state.over) return;
+  if (busy || state.over) return;
+  if (butcher) {
+    const o = optionsFor("use_butcher")[0];
+    if (!o || !o.choices.cards.from.includes(cardId)) return;
+    if (butcher.has(cardId)) butcher.delete(cardId); else butcher.add(cardId);
+    draw();
+    return;
+  }
+  if (!shortTempered(state) && (state.window || state.turn_seat !== me())) return;
   const play = optionsFor("play", cardId)[0];
   const discard = optionsFor("discard", cardId)[0];
   if (!play && !discard) return;
@@ -417,6 +526,7 @@ function onAction(action, el) {
       return draw();
     case "cancel":
       selection = null;
+      butcher = null;
       return draw();
     case "counter": {
       const o = optionsFor("counter", el.dataset.card)[0];
@@ -430,6 +540,23 @@ function onAction(action, el) {
     }
     case "undo":
       return send("/undo");
+    case "draw":
+      return command({ type: "draw", source: el.dataset.source });
+    case "butcher":
+      butcher = new Set();
+      selection = null;
+      return draw();
+    case "butcher-cancel":
+      butcher = null;
+      return draw();
+    case "butcher-confirm":
+      return command({ type: "use_butcher", cards: [...butcher] });
+    case "end-turn":
+      return command({ type: "end_turn" });
+    case "unforgiving-none": {
+      const o = optionsFor("unforgiving")[0];
+      return o && command({ type: "unforgiving", window: o.window, mobster: null });
+    }
     case "resign":
       confirmResign = true;
       return draw();

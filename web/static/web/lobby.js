@@ -21,7 +21,7 @@ function tableRow(table, { joinable }) {
     action = `<a class="button" href="${link}">Watch</a>`;
   }
   return `<tr data-table="${table.id}">
-    <td><b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span></td>
+    <td><b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span>${table.advanced ? ' <span class="badge ability" title="Advanced rules: ability cards (texts reconstructed)">advanced</span>' : ""}${table.turn_seconds ? ` <span class="badge">${table.turn_seconds} s/turn</span>` : ""}</td>
     <td>${esc(table.status)}</td>
     <td>${seatsText(table)}</td>
     <td class="right">${action}</td></tr>`;
@@ -59,6 +59,9 @@ document.addEventListener("DOMContentLoaded", () => {
         seats,
         mode: form.mode.value,
         reaction_seconds: Number(form.reaction_seconds.value) || 10,
+        turn_seconds: Math.max(0, Math.min(600, Number(form.turn_seconds.value) || 0)),
+        turn_action: form.turn_action.value,
+        advanced: form.advanced.checked,
       });
       for (let i = 0; i < bots; i++) {
         await api("POST", `/tables/${table.id}/bots`, { kind: form.bot_kind.value });

@@ -40,17 +40,42 @@ function mobChip(m, ctx = {}) {
   if (ctx.selectable && ctx.selectable.has(id)) cls.push("selectable");
   if (ctx.picked && ctx.picked.includes(id)) cls.push("picked");
   const role = cls.includes("selectable") ? ' role="button" tabindex="0"' : "";
-  return `<span class="${cls.join(" ")}" data-mobster="${esc(id)}"${role}>${esc(mobName(id))}</span>`;
+  const held = typeof m === "string" ? null : m.ability;
+  return `<span class="${cls.join(" ")}" data-mobster="${esc(id)}"${role}>${esc(mobName(id))}${held ? abilityBadge(held) : ""}</span>`;
+}
+
+/* Advanced rules: the ability a mobster carries, its text (reconstructed) in the tooltip. */
+function abilityTip(card) {
+  const text = card.text || (CAT.kinds[card.kind] || {}).text || "";
+  return `${card.name.toUpperCase()}: ${text}${card.reconstructed ? " (text reconstructed: the rulebook prints only its clarification)" : ""}`;
+}
+
+function abilityBadge(card) {
+  return ` <span class="badge ability" data-testid="ability" data-ability="${esc(card.kind)}" title="${esc(abilityTip(card))}">${esc(card.name)}${card.reconstructed ? '<sup class="recon">R</sup>' : ""}</span>`;
+}
+
+/* The legend of abilities in play: who holds what, with the text and its reconstructed mark. */
+function abilitiesHtml(state) {
+  if (!state.advanced) return "";
+  const name = seatNamer(state);
+  const rows = (state.abilities || []).map((a) => `<li data-testid="ability-row"><b>${esc(a.card.name)}</b>
+      on ${esc(a.mobster.name)} <span class="muted">(${esc(name(a.seat))})</span>
+      <div class="small">${esc(a.card.text)}${a.card.reconstructed ? ' <span class="recon-mark" title="The rulebook prints only this card\'s clarification; the main text is the project\'s reconstruction.">reconstructed</span>' : ""}</div></li>`);
+  return `<h3>Abilities <span class="muted small">(advanced rules)</span></h3>
+    <ul class="abilities">${rows.join("") || '<li class="muted">No ability assigned yet.</li>'}</ul>
+    <p class="small muted"><sup class="recon">R</sup> texts are reconstructed: the rulebook prints only each card's clarification.</p>`;
 }
 
 function cardBox(card, extra = {}) {
   const kind = card.kind || cardKind(card.id);
   const info = CAT.kinds[kind] || { name: kind, category: "", text: "" };
   const cls = ["card", `cat-${info.category}`].concat(extra.classes || []);
-  const title = info.text ? ` title="${esc(info.text)}"` : "";
+  const recon = info.category === "ability";
+  const tip = recon ? abilityTip({ kind, name: info.name, text: info.text, reconstructed: true }) : info.text;
+  const title = tip ? ` title="${esc(tip)}"` : "";
   return `<div class="${cls.join(" ")}" data-card="${esc(card.id)}" data-kind="${esc(kind)}"${title}>
-    <div class="card-name">${esc(info.name)}</div>
-    <div class="card-cat">${esc(info.category)}</div>
+    <div class="card-name">${esc(info.name)}${recon ? '<sup class="recon">R</sup>' : ""}</div>
+    <div class="card-cat">${esc(info.category)}${recon ? " · reconstructed" : ""}</div>
   </div>`;
 }
 
@@ -104,6 +129,11 @@ function renderBoard(state, ctx) {
     state.graveyard.map((m) => mobChip(m, ctx)).join("") || '<span class="muted">empty</span>';
 
   document.getElementById("status").innerHTML = statusLine(state, ctx, name);
+  const legend = document.getElementById("abilities");
+  if (legend) {
+    legend.hidden = !state.advanced;
+    legend.innerHTML = abilitiesHtml(state);
+  }
 }
 
 function statusLine(state, ctx, name) {
@@ -114,7 +144,10 @@ function statusLine(state, ctx, name) {
     return `<b>Game over.</b> ${w.length > 1 ? "Shared draw: " : "Winner: "}${esc(who)}.${mine}`;
   }
   const turn = `Turn ${state.turn}`;
-  if (state.window && !state.window.card) return `${turn} · <b>${esc(name(state.window.seat))}</b> is deciding.`;
+  if (state.window && state.window.decision) {
+    const who = ctx.me === state.window.seat ? "<b>You</b> are" : `<b>${esc(name(state.window.seat))}</b> is`;
+    return `${turn} · ${who} deciding (${esc(DECISION_NAMES[state.window.decision] || state.window.decision)}).`;
+  }
   if (state.window) {
     return `${turn} · <b>Waiting for reactions</b> to ${esc(name(state.window.seat))}'s ${esc(state.window.card.name)}`;
   }
@@ -126,9 +159,12 @@ function statusLine(state, ctx, name) {
 function windowHtml(state) {
   const w = state.window;
   const name = seatNamer(state);
-  if (!w.card) { // an advanced-rules decision, not a reaction window
-    return `<h3>Decision</h3><p><b>${esc(name(w.seat))}</b> is deciding (${esc(w.decision || "advanced rules")}).</p>
-      <div class="countdown" data-deadline="${w.deadline}" data-testid="countdown"></div>`;
+  if (w.decision) { // an advanced-rules decision of one seat, not a reaction window
+    const what = DECISION_NAMES[w.decision] || w.decision;
+    const more = w.decision === "draw" && w.count ? ` (${w.count} card${w.count === 1 ? "" : "s"} to draw)` : "";
+    const card = w.card ? ` <span class="badge ability" title="${esc(abilityTip(w.card))}">${esc(w.card.name)}<sup class="recon">R</sup></span>` : "";
+    return `<h3>Decision: ${esc(what)}${card}</h3><p><b>${esc(name(w.seat))}</b> is deciding${more}.</p>
+      <div class="countdown" data-deadline="${w.deadline}" data-label="left to decide" data-testid="countdown"></div>`;
   }
   const targets = w.targets.length ? ` against ${listWords(w.targets.map((m) => esc(m.name)))}` : "";
   const answers = (CAT.kinds[w.card.kind] || {}).countered_by || [];
@@ -142,6 +178,12 @@ function windowHtml(state) {
     <div class="countdown" data-deadline="${w.deadline}" data-testid="countdown"></div>
     <ul class="eligible">${eligible}</ul>`;
 }
+
+const DECISION_NAMES = {
+  draw: "how to draw",
+  unforgiving: "UNFORGIVING: who goes on the Hit List",
+  short_tempered: "SHORT-TEMPERED: one more attack?",
+};
 
 /* "family_business.CardPlayed" -> "CardPlayed"; the store's own "stream.Undone" stays. */
 function eventType(ev) {
@@ -198,6 +240,7 @@ class MoveLog {
           all_passed: "Everybody passed: the card takes effect.",
           deadline: "Time is up: the card takes effect.",
           withdrawn: "The card was withdrawn.",
+          decided: "The decision was made.",
           game_over: "The window closed: the game is over.",
         }[d.reason] || `The window closed (${d.reason}).`;
       case "MobsterListed": {
@@ -230,6 +273,16 @@ class MoveLog {
         return `The Mob War is now at rate ${d.rate}.`;
       case "MobWarEnded":
         return d.reason === "truce" ? "A TRUCE ended the Mob War." : "The Mob War ended: the Hit List is empty.";
+      case "AbilityAssigned":
+        return `${name(d.seat)} gave ${mobName(d.mobster)} the ability ${kindName(d.kind)}.`;
+      case "AbilityUsed":
+        return `${mobName(d.mobster)}'s ${kindName(d.ability)} ability took effect${d.detail ? ` (${d.detail})` : ""}.`;
+      case "DecisionOpened":
+        return `${name(d.seat)} must decide: ${DECISION_NAMES[d.decision] || d.decision}.`;
+      case "DiscardTaken":
+        return `${name(d.seat)} took ${article(kindName(cardKind(d.card)))} from the discard pile.`;
+      case "ButcherUsed":
+        return `${name(d.seat)} used BUTCHER: discarded ${listWords(d.cards.map((c) => kindName(cardKind(c))))} to draw as many.`;
       case "PlayerResigned":
         return `${name(d.seat)} resigned.`;
       case "PlayerOut":
@@ -249,7 +302,7 @@ class MoveLog {
   /* An <li> for one event. Minor bookkeeping events are marked so CSS can tone them down. */
   item(ev, state) {
     const type = eventType(ev);
-    const minor = ["DeckShuffled", "CardsDealt", "CardsDrawn", "WindowOpened"].includes(type) ||
+    const minor = ["DeckShuffled", "CardsDealt", "CardsDrawn", "WindowOpened", "DecisionOpened"].includes(type) ||
       (type === "MobsterEliminated" && ev.data && ev.data.cause === "resign");
     const cls = [minor ? "minor" : "", type === "TurnStarted" ? "turn" : ""].join(" ").trim();
     return `<li data-seq="${ev.seq}" class="${cls}"><span class="seq">${ev.seq}</span> ${esc(this.words(ev, state))}</li>`;
@@ -261,7 +314,7 @@ function tickCountdowns(offset) {
   const now = Date.now() + offset;
   document.querySelectorAll("[data-deadline]").forEach((el) => {
     const left = Math.max(0, Number(el.dataset.deadline) - now);
-    el.textContent = left > 0 ? `${(left / 1000).toFixed(1)} s left to answer` : "Time is up…";
+    el.textContent = left > 0 ? `${(left / 1000).toFixed(1)} s ${el.dataset.label || "left to answer"}` : "Time is up…";
     el.classList.toggle("urgent", left < 3000);
   });
 }

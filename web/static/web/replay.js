@@ -27,7 +27,13 @@ async function loadAudit() {
     const last = audit.events[audit.events.length - 1];
     document.getElementById("final-hash").textContent = last ? last.hash : "none";
   } catch (err) {
-    document.getElementById("final-hash").textContent = `not available (${err.message})`;
+    // not a player of this game: the last event's hash comes with the replay of the end
+    try {
+      const end = await stateAt(events.length ? events[events.length - 1].seq : 1);
+      document.getElementById("final-hash").textContent = end.hash || "shown once the game is over";
+    } catch (e) {
+      document.getElementById("final-hash").textContent = `not available (${err.message})`;
+    }
   }
 }
 
@@ -67,7 +73,9 @@ async function show(seq, { push = true } = {}) {
   const slider = document.getElementById("slider");
   slider.max = String(max);
   slider.value = String(at);
-  document.getElementById("hash").textContent = hashes[at] || "…";
+  // the replay answer carries the hash of event `at` (once the game is over, for anyone);
+  // the audit trail (players after the end, staff) is the fallback
+  document.getElementById("hash").textContent = replay.hash || hashes[at] || "not available yet (shown once the game is over)";
   document.getElementById("seed").textContent = state.seed || "(revealed at the end)";
   const url = `/games/${GAME}/replay?at=${at}`;
   const share = document.getElementById("share");
