@@ -15,6 +15,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -46,6 +47,7 @@ API_CODES: dict[str, str] = {
     "unsupported_media_type": "Send JSON (`Content-Type: application/json`).",
     "rate_limited": "Too many requests; retry after `extra.retry_after` seconds.",
     "server_error": "An unexpected error on the server (never caused by bad input).",
+    "database_unavailable": "The database cannot be reached right now; retry (same key).",
 }
 
 # HTTP status of every code. Engine refusals are 422 unless the request was malformed
@@ -69,6 +71,7 @@ STATUS: dict[str, int] = {
     "unsupported_media_type": 415,
     "rate_limited": 429,
     "server_error": 500,
+    "database_unavailable": 503,
     # the service's
     "game_not_found": 404,
     "not_started": 409,
@@ -192,8 +195,26 @@ def _classify(exc: Exception) -> tuple[str, str, dict[str, Any]]:
     return "server_error", API_CODES["server_error"], {}
 
 
+# Seconds a client is asked to wait before retrying when the database is unreachable.
+DATABASE_RETRY_AFTER = 1
+
+
+def database_unavailable(exc: BaseException) -> Response:
+    """503 for a lost or refused database connection (a restart, a failover): nothing
+    was committed by the failed transaction, so the client retries with the same key."""
+    logger.warning("database unavailable: %s", str(exc).strip().splitlines()[:1])
+    return Response(
+        envelope("database_unavailable", API_CODES["database_unavailable"]),
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
+    )
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler (rollback, headers), then the envelope."""
+    if isinstance(exc, OperationalError | InterfaceError):
+        set_rollback()
+        return database_unavailable(exc)
     if isinstance(exc, RuleViolation | ServiceError):
         exc = from_refusal(exc)
     response = drf_exception_handler(exc, context)

@@ -283,9 +283,9 @@ class FeedStreamView(ApiView):
         ],
         responses={
             (200, "text/event-stream"): OpenApiResponse(
-                str, description="A stream of server-sent events."
+                schema.SERVER_SENT_EVENT, description="A stream of server-sent events."
             ),
-            **schema.errors(400, 401, 404, 409),
+            **schema.stream_errors(400, 401, 404, 409),
         },
     )
     def get(self, request: Request, game_id: str) -> Any:

@@ -403,3 +403,15 @@ SERVER_SENT_EVENT = inline_serializer(
         "retry": serializers.IntegerField(required=False, help_text="Reconnect delay (ms)."),
     },
 )
+
+
+def stream_errors(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
+    """``errors()`` for the event stream: the envelope as JSON, or as one `event: error`
+    message when the client accepts only `text/event-stream`."""
+    out: dict[tuple[int, str], OpenApiResponse] = {}
+    for code_status, response in errors(*statuses).items():
+        out[(code_status, "application/json")] = response
+        out[(code_status, "text/event-stream")] = OpenApiResponse(
+            SERVER_SENT_EVENT, description=response.description
+        )
+    return out

@@ -126,6 +126,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the pages' JS/CSS, the admin's) served by gunicorn itself, DEBUG or not.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A lost database connection in a view is a 503 `database_unavailable`, not a 500.
+    "api.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -250,6 +254,18 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+# WhiteNoise serves STATIC_ROOT (after collectstatic) with DEBUG off, and the apps' static
+# folders directly with DEBUG on. Compressed copies, no manifest: templates never fail on
+# a file that collectstatic has not seen (tests, runserver).
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# Fixed here from the environment's DEBUG (the test runner turns DEBUG off later): in
+# development the apps' folders are served and re-read on change, and a STATIC_ROOT that
+# was never collected is not warned about; in production STATIC_ROOT is indexed at start.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Per-user rate of game commands (POST .../commands, /undo, /resign) and per-client rate of

@@ -1,0 +1,62 @@
+"""The deploy files, checked without a container engine (none on the development
+machines): the compose file's structure, the settings it passes, the gunicorn config and
+the Dockerfile's steps. `docker compose config` is the real check where Docker runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+DOCKER = Path(__file__).resolve().parents[2] / "docker"
+APP_SERVICES = ("migrate", "web", "worker", "beat")
+
+
+def compose() -> dict:
+    return yaml.safe_load((DOCKER / "docker-compose.yml").read_text())
+
+
+def test_every_service_is_there_with_a_health_check() -> None:
+    services = compose()["services"]
+    assert {"postgres", "rabbitmq", "redis", *APP_SERVICES} <= set(services)
+    for name in ("postgres", "rabbitmq", "web", "worker", "beat"):
+        assert services[name]["healthcheck"]["test"], name
+    assert services["redis"]["profiles"] == ["redis"]  # optional broker
+    for name in APP_SERVICES:
+        service = services[name]
+        assert service["build"]["dockerfile"] == "docker/Dockerfile", name
+        assert service["environment"]["FB_EMBEDDED"] == "false", name
+        assert service["environment"]["DEBUG"] == "false", name
+        assert service["depends_on"]["postgres"]["condition"] == "service_healthy", name
+    for name in ("web", "worker", "beat"):
+        assert services[name]["depends_on"]["migrate"] == {
+            "condition": "service_completed_successfully"
+        }
+    assert services["web"]["command"][:4] == [
+        "gunicorn", "fbservice.wsgi", "--config", "docker/gunicorn.conf.py"
+    ]  # fmt: skip
+    assert services["beat"]["command"][3] == "beat"
+
+
+def test_the_environment_names_settings_that_exist() -> None:
+    known = (DOCKER.parent / "fbservice" / "settings.py").read_text()
+    known += (DOCKER / "gunicorn.conf.py").read_text()
+    for name in APP_SERVICES:
+        for variable in compose()["services"][name]["environment"]:
+            assert f'"{variable}"' in known, f"{name}: {variable} is read by nothing"
+
+
+def test_gunicorn_runs_threads() -> None:
+    namespace: dict = {}
+    exec((DOCKER / "gunicorn.conf.py").read_text(), namespace)  # noqa: S102 - our own file
+    assert namespace["worker_class"] == "gthread" and namespace["threads"] >= 4
+
+
+def test_the_dockerfile_collects_static_files_and_runs_gunicorn_as_a_user() -> None:
+    text = (DOCKER / "Dockerfile").read_text()
+    assert re.search(r"manage\.py collectstatic --noinput", text)
+    assert "USER fbservice" in text and "HEALTHCHECK" in text
+    assert 'CMD ["gunicorn", "fbservice.wsgi", "--config", "docker/gunicorn.conf.py"]' in text
+    ignored = (DOCKER / "Dockerfile.dockerignore").read_text().split()
+    assert {".venv", ".local", ".git"} <= set(ignored)

@@ -1,0 +1,90 @@
+"""Fuzz the API from its own OpenAPI schema (schemathesis): no 5xx, and every answer
+conforms to the schema (status code, content type, headers, body).
+
+The server is gunicorn on the test database; requests carry the token of a user seated at
+a started game, whose id most examples use as their path parameter (random ids get their
+share too). Examples are bounded and derandomized, so a run is quick and repeatable.
+
+Two routes are special-cased: ``DELETE /auth/token`` (it would revoke the fuzzer's own
+token) and ``DELETE /auth/session`` run last; the server-sent events stream and the
+long-poll are given short lifetimes through the server's settings."""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from django.contrib.auth.models import User
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import Unsatisfiable
+from rest_framework.authtoken.models import Token
+from schemathesis import GenerationMode
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from tests.service.helpers import hand_stack, human_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
+POSITIVE_EXAMPLES = 12
+NEGATIVE_EXAMPLES = 6
+LAST = {("DELETE", "/api/v1/auth/session"), ("DELETE", "/api/v1/auth/token")}
+
+
+def fuzz(operation, mode: GenerationMode, examples: int, base_url: str, headers, ids) -> None:
+    fixed = {name: ids[name] for name in ids if f"{{{name}}}" in operation.path}
+    strategy = operation.as_strategy(generation_mode=mode)
+    if fixed and mode == GenerationMode.POSITIVE:
+        strategy = operation.as_strategy(generation_mode=mode, path_parameters=fixed)
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=strategy)
+    def check(case) -> None:
+        case.call_and_validate(base_url=base_url, headers=headers, checks=CHECKS, timeout=30)
+
+    check()
+
+
+def test_the_api_survives_fuzzing_from_its_schema(webs) -> None:
+    table = human_table(3, stacked=hand_stack(["CONTRACT"], ["FAMILY_INFLUENCE"], []))
+    token = Token.objects.create(user=User.objects.get(username="alice")).key
+    web = webs(FB_FEED_MAX_WAIT="1", FB_SSE_LIFETIME="1", FB_SSE_HEARTBEAT="1")
+    schema = schemathesis.openapi.from_url(f"{web.url}/api/v1/schema")
+    headers = {"Authorization": f"Token {token}"}
+    ids = {"game_id": str(table.id), "table_id": str(table.id)}
+    operations = [result.ok() for result in schema.get_all_operations()]
+    operations.sort(key=lambda op: (op.method.upper(), op.path) in LAST)
+    assert len(operations) >= 20, [f"{op.method} {op.path}" for op in operations]
+    for operation in operations:
+        for mode, examples in ((GenerationMode.POSITIVE, POSITIVE_EXAMPLES),
+                               (GenerationMode.NEGATIVE, NEGATIVE_EXAMPLES)):  # fmt: skip
+            raw = operation.definition.raw
+            if mode == GenerationMode.NEGATIVE and not (
+                raw.get("parameters") or raw.get("requestBody")
+            ):
+                continue  # nothing to make invalid
+            try:
+                fuzz(operation, mode, examples, web.url, headers, ids)
+            except Unsatisfiable:
+                continue  # no invalid request the schema can describe (plain strings)
+            except Exception as exc:
+                exc.add_note(f"operation: {operation.method.upper()} {operation.path} ({mode})")
+                raise
