@@ -110,7 +110,8 @@ def test_close_tasks_and_counters_racing_at_the_deadline_append_one_outcome(work
     usually wins), 20 ms before, at, and 30 ms after the deadline race the scheduled close."""
     workers()
     offsets = (-250, -20, 0, 30)
-    games = [open_window(reaction_seconds=4) for _ in offsets]  # 4 s: time to open all
+    # Long enough to open all four even on a loaded machine before the first is due.
+    games = [open_window(reaction_seconds=12) for _ in offsets]
     for table, window in games:  # two more close tasks each, due at the same instant
         for _ in range(2):
             tasks.schedule("close_window", [str(table.id), window.id, window.deadline])
@@ -134,7 +135,7 @@ def test_close_tasks_and_counters_racing_at_the_deadline_append_one_outcome(work
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=15)
+        thread.join(timeout=30)
     for table, _window in games:
         wait_until(lambda t=table: closes(t), 15, "an outcome", table)
     time.sleep(1.5)  # let every close task run
