@@ -64,7 +64,8 @@ def _access(request: Request, game_id: str, *, started: bool = True) -> Access:
 def _command_result(access: Access, outcome: CommandOutcome) -> Response:
     """The command's events and the game now, both for the caller; 201 on a retry too."""
     now = clock_ms()
-    loaded = game_load(game_id=access.table.id)
+    # the game as the command left it (no reload), unless a bot has moved it since
+    loaded = outcome.loaded or game_load(game_id=access.table.id, table=access.table)
     access = refreshed(access, loaded)  # the command may have ended the game
     revealed = bool(getattr(loaded.state, "over", False))
     body = {
@@ -95,6 +96,7 @@ def _execute(request: Request, access: Access, command: dict[str, Any], key: uui
         command=command,
         command_id=key,
         metadata=request_metadata(request),
+        table=access.table,  # read with its seats just now: not again
         **kw,
     )
 
@@ -111,7 +113,7 @@ class GameView(ApiView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id)
-        loaded = game_read(game_id=access.table.id)
+        loaded = game_read(game_id=access.table.id, table=access.table)
         return Response(game_document(refreshed(access, loaded), loaded, now=clock_ms()))
 
 

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -29,6 +30,12 @@ v1 = [
     path("games/<str:game_id>/export", game_views.ExportView.as_view(), name="game-export"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]
+if settings.FB_BENCH_ENDPOINTS:  # benchmark-only (bench.api_load); off by default
+    from api import bench_views
+
+    v1.append(path("bench/bare", bench_views.BareView.as_view(), name="bench-bare"))
+v1 += [
     # Anything else under /api/v1/ is a 404 in the API's envelope, not an HTML page.
     re_path(r"^.*$", views.NotFoundView.as_view(), name="not-found"),
 ]

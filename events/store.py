@@ -55,13 +55,23 @@ def append(
     actor: str,
     command_id: uuid.UUID | None = None,
     metadata: dict[str, Any] | None = None,
+    prev_hash: str | None = None,
+    savepoint: bool = True,
 ) -> list[StoredEvent]:
     """Append ``events`` after ``expected_version``, chaining their hashes.
 
     Raises ``ConcurrencyConflict`` if the stream is not at that version any more. Runs in
-    its own savepoint, so a conflict leaves the caller's transaction usable."""
+    its own savepoint, so a conflict leaves the caller's transaction usable.
+
+    ``prev_hash``: the hash of event ``expected_version`` if the caller has just read it
+    (in its transaction), which saves reading it again. A wrong one cannot slip through
+    unseen: if the stream moved on, the insert conflicts as ever. ``savepoint=False``
+    when the caller abandons its whole transaction on a conflict (one round trip each
+    for SAVEPOINT and RELEASE less); the transaction is then unusable after a conflict."""
     if expected_version == 0:
         prev = GENESIS
+    elif prev_hash is not None:
+        prev = prev_hash
     else:
         found = (
             StoredEvent.objects.filter(stream_id=stream_id, seq=expected_version)
@@ -103,7 +113,10 @@ def append(
         )
         prev = digest
     try:
-        with transaction.atomic():
+        if savepoint:
+            with transaction.atomic():
+                StoredEvent.objects.bulk_create(rows)
+        else:
             StoredEvent.objects.bulk_create(rows)
     except IntegrityError as exc:
         raise ConcurrencyConflict(stream_id, expected_version) from exc

@@ -278,6 +278,9 @@ FB_AUTH_RATE = os.environ.get("FB_AUTH_RATE", "60/min")
 FB_FEED_MAX_WAIT = envint("FB_FEED_MAX_WAIT", 25)
 FB_SSE_LIFETIME = envint("FB_SSE_LIFETIME", 60)
 FB_SSE_HEARTBEAT = envint("FB_SSE_HEARTBEAT", 15)
+# Benchmark-only endpoints (POST /api/v1/bench/bare, see docs/benchmarks.md): never in
+# production. Off by default; `python -m bench.api_load` turns it on for its own server.
+FB_BENCH_ENDPOINTS = envbool("FB_BENCH_ENDPOINTS", False)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

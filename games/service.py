@@ -14,7 +14,7 @@ import logging
 import time
 import uuid
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +28,6 @@ from events.store import (
     NewEvent,
     append,
     read,
-    stream_version,
     undone_seqs,
 )
 from games.core import GameDefinition, get_game
@@ -62,6 +61,9 @@ class LoadedGame:
     definition: GameDefinition
     state: Any
     version: int  # the stream's latest sequence number (undo markers included)
+    # the hash of event ``version`` when the load read it (else None): the next append
+    # chains to it without reading it again
+    last_hash: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -71,11 +73,21 @@ class CommandOutcome:
     first_seq: int  # the events the command appended (0 when it appended none)
     last_seq: int
     replayed: bool  # True when this is the stored answer to a retried command
+    # What the command appended, and the game right after it (when nothing, a bot say,
+    # has moved it since in this call): the API answers from them without re-reading.
+    rows: tuple[StoredEvent, ...] | None = field(default=None, compare=False, repr=False)
+    loaded: LoadedGame | None = field(default=None, compare=False, repr=False)
 
     def events(self) -> list[StoredEvent]:
         if not self.first_seq:
             return []
+        if self.rows is not None:
+            return list(self.rows)
         return read(self.game_id, after=self.first_seq - 1, upto=self.last_seq)
+
+
+class _SeenBefore(Exception):  # noqa: N818 - control flow, never leaves this module
+    """The command's id is already recorded (its record's insert conflicted)."""
 
 
 class _WindowOverdue(Exception):  # noqa: N818 - control flow, never leaves this module
@@ -87,9 +99,12 @@ class _WindowOverdue(Exception):  # noqa: N818 - control flow, never leaves this
 # --- loading -----------------------------------------------------------------------------
 
 
-def table_get(game_id: uuid.UUID | str) -> Table:
+def table_get(game_id: uuid.UUID | str, *, seats: bool = False) -> Table:
+    """The table; with ``seats``, its seats too (one more query, then ``bot_seats`` is
+    free however often it is asked)."""
+    query = Table.objects.prefetch_related("seat_set") if seats else Table.objects
     try:
-        return Table.objects.get(id=game_id)
+        return query.get(id=game_id)
     except (Table.DoesNotExist, ValueError, TypeError, ValidationError):
         raise ServiceError("game_not_found", "No game has that id.", game=str(game_id)) from None
 
@@ -113,32 +128,35 @@ def game_load(
     table: Table | None = None,
 ) -> LoadedGame:
     """The state after event ``upto`` (default: the latest), from the latest usable snapshot
-    plus the events after it. Undone ranges are skipped once their undo is recorded."""
+    plus the events after it. Undone ranges are skipped once their undo is recorded.
+
+    Two queries: the latest snapshot (at or before ``upto``), then every event after it
+    (up to ``upto``); the version is the last event read (or the snapshot's)."""
     table = table or table_get(game_id)
     definition = get_game(table.game)
-    version = stream_version(table.id)
-    if upto is not None:
-        version = min(version, upto)
     snapshot = None
     if use_snapshots:
-        snapshot = (
-            Snapshot.objects.filter(
-                stream_id=table.id, rules_version=definition.rules_version, version__lte=version
-            )
-            .order_by("-version")
-            .first()
+        snapshots = Snapshot.objects.filter(
+            stream_id=table.id, rules_version=definition.rules_version
         )
-    rows = read(table.id, after=snapshot.version if snapshot else 0, upto=version)
+        if upto is not None:
+            snapshots = snapshots.filter(version__lte=upto)
+        snapshot = snapshots.order_by("-version").first()
+    rows = read(table.id, after=snapshot.version if snapshot else 0, upto=upto)
     skipped = undone_seqs(rows)
     if snapshot is not None and any(seq <= snapshot.version for seq in skipped):
         snapshot = None  # an undo reaches behind the snapshot: replay from the start
-        rows = read(table.id, upto=version)
+        rows = read(table.id, upto=upto)
         skipped = undone_seqs(rows)
+    if rows:
+        version, last_hash = rows[-1].seq, rows[-1].hash
+    else:
+        version, last_hash = (snapshot.version if snapshot else 0), None
     state = definition.decode_state(snapshot.state) if snapshot else definition.empty_state()
     for row in rows:
         if row.seq not in skipped:
             state = definition.evolve(state, from_row(definition, row))
-    return LoadedGame(table, definition, state, version)
+    return LoadedGame(table, definition, state, version, last_hash)
 
 
 def _maybe_snapshot(loaded: LoadedGame, state: Any, old: int, new: int) -> None:
@@ -248,10 +266,16 @@ def game_command_execute(
     metadata: Mapping[str, Any] | None = None,
     now: int | None = None,
     run_bots: bool = True,
+    table: Table | None = None,
 ) -> CommandOutcome:
     """Decide ``command`` for ``seat`` and append its events; the stored answer if
-    ``command_id`` was seen before. Raises ``RuleViolation`` or ``ServiceError``."""
-    table = table_get(game_id)
+    ``command_id`` was seen before. Raises ``RuleViolation`` or ``ServiceError``.
+
+    ``table``: the game's table as the caller just read it, with its seats prefetched
+    (the API's), which saves reading it again; its status and seats are all that is used
+    (a table's seats are fixed once it has started)."""
+    if table is None or str(table.id) != str(game_id):
+        table = table_get(game_id, seats=True)
     if table.status == Table.Status.OPEN:
         raise ServiceError("not_started", "The table has not started yet.")
     definition = get_game(table.game)
@@ -259,12 +283,17 @@ def game_command_execute(
     clock = (lambda: now) if now is not None else clock_ms
     outcome = None
     try:
-        for _attempt in range(MAX_ATTEMPTS):
-            prior = _prior_outcome(table.id, command_id, actor, payload)
-            if prior is not None:
-                return prior
-            parsed = definition.decode_command(payload)
+        for attempt in range(MAX_ATTEMPTS):
+            # The stored answer to a command seen before. The first attempt does not look
+            # (most commands are new: one query less): one it would refuse looks before
+            # refusing, and one it would accept trips the unique (stream, command id) of
+            # the command's record, which rolls its events back and comes here again.
+            if attempt:
+                prior = _prior_outcome(table.id, command_id, actor, payload)
+                if prior is not None:
+                    return prior
             try:
+                parsed = definition.decode_command(payload)
                 outcome = _decide_and_append(
                     table,
                     definition,
@@ -278,9 +307,11 @@ def game_command_execute(
                     clock(),
                 )
                 break
-            except ConcurrencyConflict:
+            except (ConcurrencyConflict, _SeenBefore):
                 continue
             except _WindowOverdue as overdue:
+                if not attempt and (prior := _prior_outcome(table.id, command_id, actor, payload)):
+                    return prior
                 close_window(
                     game_id=table.id,
                     window_id=overdue.window_id,
@@ -289,6 +320,10 @@ def game_command_execute(
                     run_bots=False,
                     by="command",
                 )
+            except (RuleViolation, ServiceError):
+                if not attempt and (prior := _prior_outcome(table.id, command_id, actor, payload)):
+                    return prior
+                raise
         else:
             raise ServiceError("busy", "The game is too busy right now; retry the command.")
     except (RuleViolation, ServiceError) as error:
@@ -308,8 +343,8 @@ def game_command_execute(
         raise error
     if outcome is None:  # unreachable: the loop either breaks with one or raises
         raise ServiceError("busy", "The game is too busy right now; retry the command.")
-    if run_bots and settings.FB_BOTS_INLINE:
-        bots_play(game_id=table.id)
+    if run_bots and settings.FB_BOTS_INLINE and bots_play(game_id=table.id, table=table):
+        outcome = replace(outcome, loaded=None)  # the bots moved the game on since
     return outcome
 
 
@@ -348,29 +383,37 @@ def _decide_and_append(
             actor=actor,
             command_id=command_id,
             metadata={"seat": seat, **(metadata or {})},
+            prev_hash=loaded.last_hash,
+            savepoint=False,  # a conflict abandons this whole transaction (and retries)
         )
         state = loaded.state
         for event in events:
             state = definition.evolve(state, event)
         first, last = rows[0].seq, rows[-1].seq
-        CommandRecord.objects.create(
-            stream_id=table.id,
-            command_id=command_id,
-            actor=actor,
-            seat=seat,
-            command=payload,
-            expected_version=expected_version,
-            now_ms=now,
-            outcome=CommandRecord.ACCEPTED,
-            first_seq=first,
-            last_seq=last,
-            metadata=dict(metadata or {}),
-        )
+        try:
+            CommandRecord.objects.create(
+                stream_id=table.id,
+                command_id=command_id,
+                actor=actor,
+                seat=seat,
+                command=payload,
+                expected_version=expected_version,
+                now_ms=now,
+                outcome=CommandRecord.ACCEPTED,
+                first_seq=first,
+                last_seq=last,
+                metadata=dict(metadata or {}),
+            )
+        except IntegrityError as exc:  # seen before: roll the events back, answer as then
+            raise _SeenBefore from exc
         _maybe_snapshot(loaded, state, loaded.version, last)
         if getattr(state, "over", False) and table.status != Table.Status.FINISHED:
             Table.objects.filter(id=table.id).update(status=Table.Status.FINISHED)
         after_append(table, definition, loaded.state, state, last, now)
-    return CommandOutcome(table.id, command_id, first, last, replayed=False)
+    after = LoadedGame(table, definition, state, last, rows[-1].hash)
+    return CommandOutcome(
+        table.id, command_id, first, last, replayed=False, rows=tuple(rows), loaded=after
+    )
 
 
 def close_window(
@@ -407,14 +450,17 @@ def close_window(
         return None  # already closed, or not yet due: nothing to do
 
 
-def game_read(*, game_id: uuid.UUID, now: int | None = None) -> LoadedGame:
-    """The current game for a reader, with any overdue window closed first."""
-    loaded = game_load(game_id=game_id)
+def game_read(
+    *, game_id: uuid.UUID, now: int | None = None, table: Table | None = None
+) -> LoadedGame:
+    """The current game for a reader, with any overdue window closed first. ``table``:
+    the game's table if the caller has just read it (saves reading it again)."""
+    loaded = game_load(game_id=game_id, table=table)
     window = getattr(loaded.state, "window", None)
     now = clock_ms() if now is None else now
     if window is not None and now >= window.deadline:
         close_window(game_id=game_id, window_id=window.id, deadline=window.deadline, now=now)
-        loaded = game_load(game_id=game_id)
+        loaded = game_load(game_id=game_id, table=table)
     return loaded
 
 
@@ -437,11 +483,14 @@ def bot_seats(table: Table) -> dict[int, str]:
     return {s.position: s.bot for s in table.seat_set.all() if s.bot}
 
 
-def bots_play(*, game_id: uuid.UUID, limit: int = BOT_STEP_LIMIT) -> int:
+def bots_play(
+    *, game_id: uuid.UUID, limit: int = BOT_STEP_LIMIT, table: Table | None = None
+) -> int:
     """Let bot seats act while the game waits on one of them, in this thread (the inline
-    mode, ``FB_BOTS_INLINE``, and scripts). Returns the commands made."""
+    mode, ``FB_BOTS_INLINE``, and scripts). Returns the commands made. ``table``: the
+    game's table with its seats, if the caller has it (no query when it has no bots)."""
     made = 0
-    table = table_get(game_id)
+    table = table or table_get(game_id, seats=True)
     if not bot_seats(table):
         return 0
     with bots_inline():
@@ -460,7 +509,7 @@ def bot_move(
     scheduled the next bot move), waits on no bot, or the bot lets a window run out.
 
     The command id is ``bot:<seat>:<version>``: a duplicate task makes no second move."""
-    table = table or table_get(game_id)
+    table = table or table_get(game_id, seats=True)
     seats = bot_seats(table)
     if not seats:
         return None
@@ -484,6 +533,7 @@ def bot_move(
         command=definition.encode_command(choice),
         command_id=derived_command_id(game_id, f"bot:{seat}:{loaded.version}"),
         run_bots=False,
+        table=table,
     )
 
 
@@ -588,7 +638,7 @@ def turn_timeout(
     now = clock_ms() if now is None else now
     if now < deadline:
         return None
-    table = table_get(game_id)
+    table = table_get(game_id, seats=True)
     if not table.turn_seconds or table.status != Table.Status.STARTED:
         return None
     loaded = game_load(game_id=game_id, table=table)
@@ -612,6 +662,7 @@ def turn_timeout(
             command_id=derived_command_id(game_id, f"timeout:{key}"),
             now=now,
             metadata={"timeout": True, "by": by, "deadline": deadline},
+            table=table,
         )
     except (RuleViolation, ServiceError) as exc:
         log.info("turn timeout %s of %s not played: %s", key, game_id, exc)
