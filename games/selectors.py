@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Sequence
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from events.models import CommandRecord, StoredEvent
 from events.store import stream_version
@@ -41,7 +41,20 @@ def _tables() -> QuerySet[Table]:
 
 
 def table_detail(table_id: uuid.UUID) -> Table:
-    """The table with its seats and their users (one query each)."""
+    """The table with its seats and their users: one query (seats joined to their table
+    and user) for a table with seats, as every game's has; two for one without."""
+    seats = list(
+        Seat.objects.filter(table_id=table_id).select_related("table", "user").order_by("position")
+    )
+    if seats:
+        table = seats[0].table
+        for seat in seats:
+            seat.table = table  # one instance, as a prefetch would leave it
+        cached = table.seat_set.all()  # what prefetch_related("seat_set") leaves behind
+        cached._result_cache = seats
+        cached._prefetch_done = True
+        table._prefetched_objects_cache = {"seat_set": cached}
+        return table
     try:
         table = _tables().get(id=table_id)
     except Table.DoesNotExist:
@@ -116,10 +129,26 @@ def undo_available(table: Table, *, seat: int | None, version: int, over: bool) 
     """Whether ``seat`` may undo now, by the checks of ``games.service._undo``: the table
     allows undo, the game is not over, the latest command was this seat's own (not an undo,
     not the system's turn timeout), nothing was appended since, and it drew the seat no
-    cards. Two queries; the service still decides (this only says whether to offer it)."""
+    cards. One query (whether it drew cards is asked in it, of that command only); the
+    service still decides (this only says whether to offer it)."""
     if seat is None or over or not table.undo_allowed:
         return False
-    last = last_undoable_command(table.id)
+    types = [f"{table.game}.{kind}" for kind in UNDO_REVEALING]
+    drew = StoredEvent.objects.filter(
+        stream_id=table.id,
+        seq__gte=OuterRef("first_seq"),
+        seq__lte=OuterRef("last_seq"),
+        type__in=types,
+        payload__seat=seat,
+    )
+    last = (
+        CommandRecord.objects.filter(
+            stream_id=table.id, outcome=CommandRecord.ACCEPTED, first_seq__isnull=False
+        )
+        .annotate(drew=Exists(drew))
+        .order_by("-last_seq")
+        .first()
+    )
     if (
         last is None
         or last.command.get("type") == "undo"
@@ -128,15 +157,7 @@ def undo_available(table: Table, *, seat: int | None, version: int, over: bool) 
         or last.last_seq != version
     ):
         return False
-    types = [f"{table.game}.{kind}" for kind in UNDO_REVEALING]
-    drew = StoredEvent.objects.filter(
-        stream_id=table.id,
-        seq__gte=last.first_seq,
-        seq__lte=last.last_seq,
-        type__in=types,
-        payload__seat=seat,
-    )
-    return not drew.exists()
+    return not last.drew
 
 
 # --- turn time limits --------------------------------------------------------------------

@@ -30,6 +30,7 @@ from events.store import (
     read,
     undone_seqs,
 )
+from games import selectors
 from games.core import GameDefinition, get_game
 from games.errors import ServiceError
 from games.family_business.errors import RuleViolation
@@ -100,12 +101,13 @@ class _WindowOverdue(Exception):  # noqa: N818 - control flow, never leaves this
 
 
 def table_get(game_id: uuid.UUID | str, *, seats: bool = False) -> Table:
-    """The table; with ``seats``, its seats too (one more query, then ``bot_seats`` is
+    """The table; with ``seats``, its seats too (in the same query: then ``bot_seats`` is
     free however often it is asked)."""
-    query = Table.objects.prefetch_related("seat_set") if seats else Table.objects
     try:
-        return query.get(id=game_id)
-    except (Table.DoesNotExist, ValueError, TypeError, ValidationError):
+        if seats:
+            return selectors.table_detail(game_id)  # type: ignore[arg-type]
+        return Table.objects.get(id=game_id)
+    except (Table.DoesNotExist, ServiceError, ValueError, TypeError, ValidationError):
         raise ServiceError("game_not_found", "No game has that id.", game=str(game_id)) from None
 
 
