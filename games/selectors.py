@@ -125,14 +125,19 @@ def last_undoable_command(game_id: uuid.UUID) -> CommandRecord | None:
     )
 
 
-def undo_available(table: Table, *, seat: int | None, version: int, over: bool) -> bool:
-    """Whether ``seat`` may undo now, by the checks of ``games.service._undo``: the table
-    allows undo, the game is not over, the latest command was this seat's own (not an undo,
-    not the system's turn timeout), nothing was appended since, and it drew the seat no
-    cards. One query (whether it drew cards is asked in it, of that command only); the
-    service still decides (this only says whether to offer it)."""
-    if seat is None or over or not table.undo_allowed:
-        return False
+def undo_check(
+    table: Table, *, seat: int | None, version: int, over: bool
+) -> tuple[CommandRecord | None, ServiceError | None]:
+    """The command ``seat`` would take back now, or why it may not: the table allows undo,
+    the game is not over, the latest command was this seat's own (not an undo, not the
+    system's turn timeout), nothing was appended since, and it drew the seat no cards. One
+    query. ``games.service.game_undo`` decides by it, the state response offers by it."""
+    if not table.undo_allowed:
+        return None, ServiceError(
+            "undo_not_allowed", "This table does not allow undo.", mode=table.mode
+        )
+    if over:
+        return None, ServiceError("game_over", "The game is over.")
     types = [f"{table.game}.{kind}" for kind in UNDO_REVEALING]
     drew = StoredEvent.objects.filter(
         stream_id=table.id,
@@ -152,12 +157,26 @@ def undo_available(table: Table, *, seat: int | None, version: int, over: bool) 
     if (
         last is None
         or last.command.get("type") == "undo"
-        or last.actor == SYSTEM
-        or last.seat != seat
-        or last.last_seq != version
+        or last.seat is None
+        or last.actor == SYSTEM  # a turn timeout is not the seat's to take back
     ):
+        return None, ServiceError("nothing_to_undo", "There is no command to take back.")
+    if last.seat != seat:
+        return None, ServiceError(
+            "other_seat_acted", "Another seat has acted since.", seat=last.seat
+        )
+    if last.last_seq != version:
+        return None, ServiceError("other_seat_acted", "Something has happened since.")
+    if last.drew:
+        return None, ServiceError("undo_reveals_cards", "Your command drew you cards.")
+    return last, None
+
+
+def undo_available(table: Table, *, seat: int | None, version: int, over: bool) -> bool:
+    """Whether to offer ``seat`` an undo now (see ``undo_check``)."""
+    if seat is None:
         return False
-    return not last.drew
+    return undo_check(table, seat=seat, version=version, over=over)[1] is None
 
 
 # --- turn time limits --------------------------------------------------------------------

@@ -737,31 +737,12 @@ def _undo(
         raise ServiceError("undo_not_allowed", "This table does not allow undo.", mode=table.mode)
     with transaction.atomic():
         loaded = game_load(game_id=table.id, table=table)
-        if getattr(loaded.state, "over", False):
-            raise RuleViolation("game_over", "The game is over.")
-        last = (
-            CommandRecord.objects.filter(
-                stream_id=table.id, outcome=CommandRecord.ACCEPTED, first_seq__isnull=False
-            )
-            .order_by("-last_seq")
-            .first()
+        last, refusal = selectors.undo_check(
+            table, seat=seat, version=loaded.version, over=getattr(loaded.state, "over", False)
         )
-        if (
-            last is None
-            or last.command.get("type") == "undo"
-            or last.seat is None
-            or last.actor == SYSTEM  # a turn timeout is not the seat's to take back
-        ):
-            raise ServiceError("nothing_to_undo", "There is no command to take back.")
-        if last.seat != seat:
-            raise ServiceError("other_seat_acted", "Another seat has acted since.", seat=last.seat)
-        if last.last_seq != loaded.version:
-            raise ServiceError("other_seat_acted", "Something has happened since.")
-        undone = read(table.id, after=(last.first_seq or 1) - 1, upto=last.last_seq)
-        for row in undone:
-            kind = row.type.split(".", 1)[1]
-            if kind in ("CardsDrawn", "CardsDealt") and row.payload.get("seat") == seat:
-                raise ServiceError("undo_reveals_cards", "Your command drew you cards.")
+        if refusal is not None:
+            raise refusal
+        assert last is not None  # noqa: S101 - undo_check returns one or the other
         marker = NewEvent(
             UNDONE,
             {
