@@ -9,7 +9,7 @@ from django.db import transaction
 from django.middleware.csrf import get_token
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.authentication import CSRFCheck
+from rest_framework.authentication import CSRFCheck, SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -77,6 +77,13 @@ class RegisterView(ApiView):
 class TokenView(ApiView):
     """POST: sign in for an API token (open to all). DELETE: revoke your token."""
 
+    def get_authenticators(self):  # type: ignore[no-untyped-def]
+        # Signing in needs no credentials but the body's: a stale or bad token sent along
+        # must not turn it into a 401.
+        if getattr(getattr(self, "request", None), "method", None) == "POST":
+            return []
+        return super().get_authenticators()
+
     def get_permissions(self):  # type: ignore[no-untyped-def]
         return [AllowAny()] if self.request.method == "POST" else super().get_permissions()
 
@@ -112,6 +119,13 @@ class SessionView(ApiView):
     POST (signing in) checks it too, so no other site can sign a browser in."""
 
     permission_classes = (AllowAny,)
+
+    def get_authenticators(self):  # type: ignore[no-untyped-def]
+        # The browser's session only: a token header (bad or not) plays no part here, and
+        # signing in (POST) checks its CSRF token itself.
+        if getattr(getattr(self, "request", None), "method", None) == "POST":
+            return []
+        return [SessionAuthentication()]
 
     @extend_schema(
         tags=["auth"],

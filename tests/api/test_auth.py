@@ -98,3 +98,14 @@ def test_sign_in_is_rate_limited_per_client(settings, anon) -> None:
         post(anon, "/auth/token", {"username": "x", "password": "y"}).status_code for _ in range(3)
     ]
     assert codes == [400, 400, 429]
+
+
+def test_signing_in_ignores_a_stale_token_sent_along(anon) -> None:
+    response = post(anon, "/auth/register", {"username": "gina", "password": PASSWORD})
+    assert response.status_code == 201
+    stale = APIClient()
+    stale.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    login = post(stale, "/auth/token", {"username": "gina", "password": PASSWORD})
+    assert login.status_code == 200 and login.json()["token"]
+    assert stale.get(f"{API}/auth/session").status_code == 200  # the session view too
+    assert stale.get(f"{API}/auth/me").status_code == 401  # elsewhere the bad token counts
