@@ -34,22 +34,27 @@ class Report:
         return not self.problems
 
 
+def record_event_body(stream_id: str, e: dict[str, Any]) -> dict[str, Any]:
+    """What the hash of an exported event covers (see ``events.chain.event_body``)."""
+    return event_body(
+        stream_id=stream_id,
+        seq=e["seq"],
+        type=e["type"],
+        schema_version=e["schema_version"],
+        payload=e["payload"],
+        actor=e["actor"],
+        command_id=e["command_id"],
+        recorded_at=e["recorded_at"],
+    )
+
+
 def _check_chain(record: dict[str, Any], report: Report) -> bool:
     prev = GENESIS
     for index, e in enumerate(record["events"], start=1):
         if e["seq"] != index:
             report.problems.append(f"seq {e['seq']}: expected sequence number {index}")
             return False
-        body = event_body(
-            stream_id=record["stream_id"],
-            seq=e["seq"],
-            type=e["type"],
-            schema_version=e["schema_version"],
-            payload=e["payload"],
-            actor=e["actor"],
-            command_id=e["command_id"],
-            recorded_at=e["recorded_at"],
-        )
+        body = record_event_body(record["stream_id"], e)
         if e["prev_hash"] != prev:
             report.problems.append(f"seq {index}: prev_hash does not match the previous hash")
             return False

@@ -140,7 +140,8 @@ def test_a_record_with_one_byte_changed_fails_verification() -> None:
 
 
 def test_a_forged_record_with_a_consistent_hash_chain_fails_re_derivation() -> None:
-    from events.chain import GENESIS, chain_hash, event_body
+    from events.chain import GENESIS, chain_hash
+    from games.verify import record_event_body
 
     table = bot_game(players=3, seed="forge")
     record = copy.deepcopy(game_export(table))
@@ -151,19 +152,7 @@ def test_a_forged_record_with_a_consistent_hash_chain_fails_re_derivation() -> N
     prev = GENESIS
     for e in record["events"]:  # re-hash everything so the chain itself looks intact
         e["prev_hash"] = prev
-        e["hash"] = prev = chain_hash(
-            prev,
-            event_body(
-                stream_id=record["stream_id"],
-                seq=e["seq"],
-                type=e["type"],
-                schema_version=e["schema_version"],
-                payload=e["payload"],
-                actor=e["actor"],
-                command_id=e["command_id"],
-                recorded_at=e["recorded_at"],
-            ),
-        )
+        e["hash"] = prev = chain_hash(prev, record_event_body(record["stream_id"], e))
     report = verify_record(record)
     assert not report.ok
     assert f"seq {drawn['seq']}" in report.problems[0]
