@@ -170,7 +170,11 @@ def live_fields(access: Access, loaded: LoadedGame, *, delayed: bool = False) ->
     over = bool(getattr(loaded.state, "over", False))
     return {
         "undo_available": selectors.undo_available(
-            access.table, seat=access.seat, version=loaded.version, over=over
+            access.table,
+            seat=access.seat,
+            version=loaded.version,
+            over=over,
+            last=loaded.last_command,
         ),
         "turn_deadline": None if delayed else running_turn_deadline(access, loaded.state),
     }

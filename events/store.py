@@ -7,13 +7,14 @@ the other gets ``ConcurrencyConflict``.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -45,6 +46,53 @@ def iso(moment: datetime) -> str:
 def stream_version(stream_id: uuid.UUID) -> int:
     result = StoredEvent.objects.filter(stream_id=stream_id).aggregate(v=Max("seq"))["v"]
     return int(result or 0)
+
+
+def chained(
+    *,
+    stream_id: uuid.UUID,
+    after: int,
+    prev_hash: str,
+    events: Sequence[NewEvent],
+    actor: str,
+    command_id: uuid.UUID | None,
+    metadata: dict[str, Any] | None,
+) -> list[StoredEvent]:
+    """``events`` as the rows that follow event ``after`` (whose hash is ``prev_hash``):
+    numbered, stamped with one time, and chained. Not saved."""
+    now = timezone.now()
+    rows = []
+    prev = prev_hash
+    for offset, event in enumerate(events, start=1):
+        seq = after + offset
+        body = event_body(
+            stream_id=str(stream_id),
+            seq=seq,
+            type=event.type,
+            schema_version=event.schema_version,
+            payload=event.payload,
+            actor=actor,
+            command_id=str(command_id) if command_id else None,
+            recorded_at=iso(now),
+        )
+        digest = chain_hash(prev, body)
+        rows.append(
+            StoredEvent(
+                stream_id=stream_id,
+                seq=seq,
+                type=event.type,
+                schema_version=event.schema_version,
+                payload=event.payload,
+                actor=actor,
+                command_id=command_id,
+                metadata={**(metadata or {}), **event.metadata},
+                recorded_at=now,
+                prev_hash=prev,
+                hash=digest,
+            )
+        )
+        prev = digest
+    return rows
 
 
 def append(
@@ -81,37 +129,15 @@ def append(
         if found is None:
             raise ConcurrencyConflict(stream_id, expected_version)
         prev = found
-    now = timezone.now()
-    rows = []
-    for offset, event in enumerate(events, start=1):
-        seq = expected_version + offset
-        body = event_body(
-            stream_id=str(stream_id),
-            seq=seq,
-            type=event.type,
-            schema_version=event.schema_version,
-            payload=event.payload,
-            actor=actor,
-            command_id=str(command_id) if command_id else None,
-            recorded_at=iso(now),
-        )
-        digest = chain_hash(prev, body)
-        rows.append(
-            StoredEvent(
-                stream_id=stream_id,
-                seq=seq,
-                type=event.type,
-                schema_version=event.schema_version,
-                payload=event.payload,
-                actor=actor,
-                command_id=command_id,
-                metadata={**(metadata or {}), **event.metadata},
-                recorded_at=now,
-                prev_hash=prev,
-                hash=digest,
-            )
-        )
-        prev = digest
+    rows = chained(
+        stream_id=stream_id,
+        after=expected_version,
+        prev_hash=prev,
+        events=events,
+        actor=actor,
+        command_id=command_id,
+        metadata=metadata,
+    )
     try:
         if savepoint:
             with transaction.atomic():
@@ -143,7 +169,7 @@ def body_of(row: StoredEvent) -> dict[str, Any]:
     )
 
 
-def undone_seqs(rows: Sequence[StoredEvent]) -> set[int]:
+def undone_seqs(rows: Sequence[StoredEvent] | Sequence[TailRow]) -> set[int]:
     """The sequence numbers that replay skips: undone ranges and the undo markers."""
     skipped: set[int] = set()
     for row in rows:
@@ -151,3 +177,161 @@ def undone_seqs(rows: Sequence[StoredEvent]) -> set[int]:
             skipped.add(row.seq)
             skipped.update(range(row.payload["from_seq"], row.payload["to_seq"] + 1))
     return skipped
+
+
+# --- the command path: one statement to append, one to read what is new ---------------
+
+_EVENT_COLUMNS = (
+    "stream_id, seq, type, schema_version, payload, actor, command_id, metadata, "
+    "recorded_at, prev_hash, hash"
+)
+_EVENT_VALUES = "(%s, %s, %s, %s, %s::jsonb, %s, %s, %s::jsonb, %s, %s, %s)"
+_RECORD_COLUMNS = (
+    "stream_id, command_id, actor, seat, command, expected_version, now_ms, outcome, "
+    "error_code, error_message, error_data, first_seq, last_seq, metadata, recorded_at"
+)
+_RECORD_VALUES = (
+    "(%s, %s, %s, %s, %s::jsonb, %s, %s, %s, '', '', '{}'::jsonb, %s, %s, %s::jsonb, %s)"
+)
+
+
+class CommandSeenBefore(Exception):  # noqa: N818 - names a fact, like ConcurrencyConflict
+    """The stream already has a record of this command id (a retry, or a racing twin)."""
+
+
+@dataclass(frozen=True)
+class Also:
+    """One more data-modifying statement (``INSERT``/``UPDATE`` ... ``RETURNING``) that the
+    append runs in the same statement, so it commits with the events or not at all."""
+
+    sql: str
+    params: Sequence[Any]
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def append_command(
+    *,
+    stream_id: uuid.UUID,
+    expected_version: int,
+    prev_hash: str,
+    events: Sequence[NewEvent],
+    actor: str,
+    command_id: uuid.UUID,
+    seat: int | None,
+    command: dict[str, Any],
+    expected_by_client: int | None,
+    now_ms: int,
+    metadata: dict[str, Any] | None = None,
+    also: Sequence[Also] = (),
+) -> tuple[list[StoredEvent], list[dict[str, Any] | None]]:
+    """Append an accepted command's ``events`` after ``expected_version`` together with its
+    ``CommandRecord`` and the ``also`` statements, in one SQL statement (data-modifying
+    CTEs): one round trip, atomic on its own, no transaction to open or commit.
+
+    Returns the rows and, for each ``also``, its first ``RETURNING`` row (or None). Raises
+    ``ConcurrencyConflict`` when the stream is past ``expected_version`` (the unique
+    ``(stream_id, seq)`` is still the lock) and ``CommandSeenBefore`` when the command id
+    is recorded already; either way nothing was written. Inside a caller's transaction it
+    runs in a savepoint, so a conflict leaves that transaction usable."""
+    rows = chained(
+        stream_id=stream_id,
+        after=expected_version,
+        prev_hash=prev_hash,
+        events=events,
+        actor=actor,
+        command_id=command_id,
+        metadata={"seat": seat, **(metadata or {})},
+    )
+    params: list[Any] = []
+    for row in rows:
+        params += [
+            row.stream_id,
+            row.seq,
+            row.type,
+            row.schema_version,
+            _json(row.payload),
+            row.actor,
+            row.command_id,
+            _json(row.metadata),
+            row.recorded_at,
+            row.prev_hash,
+            row.hash,
+        ]
+    params += [
+        stream_id,
+        command_id,
+        actor,
+        seat,
+        _json(command),
+        expected_by_client,
+        now_ms,
+        "accepted",
+        rows[0].seq,
+        rows[-1].seq,
+        _json(metadata or {}),
+        rows[0].recorded_at,
+    ]
+    parts = [
+        f"ev AS (INSERT INTO events_storedevent ({_EVENT_COLUMNS}) VALUES "  # noqa: S608
+        + ", ".join([_EVENT_VALUES] * len(rows))
+        + " RETURNING seq)",
+        f"cmd AS (INSERT INTO events_commandrecord ({_RECORD_COLUMNS}) "  # noqa: S608
+        f"VALUES {_RECORD_VALUES} RETURNING id)",
+    ]
+    selected = ["(SELECT count(*) FROM ev)", "(SELECT count(*) FROM cmd)"]
+    for number, extra in enumerate(also):
+        parts.append(f"x{number} AS ({extra.sql})")
+        selected.append(f"(SELECT to_jsonb(x{number}) FROM x{number} LIMIT 1)")  # noqa: S608
+        params += list(extra.params)
+    sql = "WITH " + ", ".join(parts) + " SELECT " + ", ".join(selected)
+    try:
+        with connection.cursor() as cursor:
+            if connection.in_atomic_block:
+                with transaction.atomic():
+                    cursor.execute(sql, params)
+            else:
+                cursor.execute(sql, params)
+            result = cursor.fetchone()
+    except IntegrityError as exc:
+        constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
+        if constraint == "uniq_stream_command":
+            raise CommandSeenBefore(command_id) from exc
+        raise ConcurrencyConflict(stream_id, expected_version) from exc
+    returned = [json.loads(value) if value is not None else None for value in result[2:]]
+    return rows, returned
+
+
+@dataclass(frozen=True)
+class TailRow:
+    """What folding and the undo check need of a stored event (no model instance)."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    hash: str
+    actor: str
+    command_id: uuid.UUID | None
+    seat: int | None  # the seat the command was made for (its metadata)
+
+
+_TAIL = (
+    "SELECT seq, type, payload, hash, actor, command_id, (metadata->>'seat')::int "
+    "FROM events_storedevent WHERE stream_id = %s AND seq >= %s"
+)
+
+
+def read_tail(stream_id: uuid.UUID, *, since: int, upto: int | None = None) -> list[TailRow]:
+    """Events with ``since <= seq`` (``<= upto``), in order: event ``since`` itself too,
+    whose hash tells a reader that the stream is still the one it folded so far."""
+    sql, params = _TAIL, [stream_id, since]
+    if upto is not None:
+        sql, params = sql + " AND seq <= %s", [*params, upto]
+    with connection.cursor() as cursor:
+        cursor.execute(sql + " ORDER BY seq", params)
+        return [
+            TailRow(seq, kind, json.loads(payload), digest, actor, command, seat)
+            for seq, kind, payload, digest, actor, command, seat in cursor.fetchall()
+        ]

@@ -218,6 +218,9 @@ HEALTH_BROKER_TIMEOUT = float(os.environ.get("HEALTH_BROKER_TIMEOUT", "1.5"))
 FB_REACTION_SECONDS = envint("FB_REACTION_SECONDS", 10)
 # Store a state snapshot every N events of a game.
 FB_SNAPSHOT_EVERY = envint("FB_SNAPSHOT_EVERY", 50)
+# Each process keeps up to this many folded games and started tables in memory (games.cache),
+# checked against the database on every use; 0 turns the caches off.
+FB_CACHE_GAMES = envint("FB_CACHE_GAMES", 2000)
 # Bots: true runs them in the request, right after each command (tests, scripts); false
 # (the default) has a Celery task make each bot move after FB_BOT_THINK_SECONDS.
 FB_BOTS_INLINE = envbool("FB_BOTS_INLINE", False)

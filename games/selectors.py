@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import connection
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from events.models import CommandRecord, StoredEvent
-from events.store import stream_version
+from events.store import UNDONE, TailRow, stream_version
+from games import cache
 from games.errors import ServiceError
 from games.models import GameClock, Seat, Table
 
@@ -21,7 +25,8 @@ __all__ = [
     "commands_of",
     "event_at",
     "events_between",
-    "last_undoable_command",
+    "LastCommand",
+    "last_command",
     "seat_of",
     "stream_version",
     "table_detail",
@@ -41,8 +46,37 @@ def _tables() -> QuerySet[Table]:
 
 
 def table_detail(table_id: uuid.UUID) -> Table:
-    """The table with its seats and their users: one query (seats joined to their table
-    and user) for a table with seats, as every game's has; two for one without."""
+    """The table with its seats and their users. A started table comes from this process's
+    cache (its seats are fixed) with its status re-read, one small query, until it is
+    finished; otherwise one query (seats joined to their table and user), two for a table
+    without seats."""
+    key = _cache_key(table_id)
+    cached: Table | None = cache.tables.get(key) if key else None  # type: ignore[assignment]
+    if cached is not None and _status_unchanged(cached):
+        return cached
+    table = _table_with_seats(table_id)
+    if key and table.status != Table.Status.OPEN:
+        cache.tables.put(key, table)
+    return table
+
+
+def _cache_key(table_id: object) -> uuid.UUID | None:
+    try:
+        return table_id if isinstance(table_id, uuid.UUID) else uuid.UUID(str(table_id))
+    except ValueError:
+        return None
+
+
+def _status_unchanged(table: Table) -> bool:
+    if table.status == Table.Status.FINISHED:
+        return True  # final
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT status FROM games_table WHERE id = %s", [table.id])
+        row = cursor.fetchone()
+    return row is not None and row[0] == table.status
+
+
+def _table_with_seats(table_id: uuid.UUID) -> Table:
     seats = list(
         Seat.objects.filter(table_id=table_id).select_related("table", "user").order_by("position")
     )
@@ -114,30 +148,45 @@ def event_at(game_id: uuid.UUID, seq: int) -> StoredEvent | None:
 # --- undo --------------------------------------------------------------------------------
 
 
-def last_undoable_command(game_id: uuid.UUID) -> CommandRecord | None:
-    """The latest accepted command that appended events (what an undo would take back)."""
-    return (
-        CommandRecord.objects.filter(
-            stream_id=game_id, outcome=CommandRecord.ACCEPTED, first_seq__isnull=False
-        )
-        .order_by("-last_seq")
-        .first()
+@dataclass(frozen=True)
+class LastCommand:
+    """The command that appended a stream's latest events: what an undo would take back."""
+
+    command_id: uuid.UUID | None
+    actor: str
+    seat: int | None
+    first_seq: int
+    last_seq: int
+    undo: bool  # it was an undo (its event is the undo marker)
+    drew: frozenset[int]  # the seats its events drew cards for
+
+
+def last_command(rows: Sequence[TailRow], game: str) -> LastCommand | None:
+    """The last command among ``rows``: stored events in order, up to the stream's end,
+    starting where a command starts (after a snapshot or a version a reader folded to:
+    commands append all their events at once). None for no rows."""
+    if not rows:
+        return None
+    end = rows[-1]
+    start = len(rows) - 1
+    while start and rows[start - 1].command_id == end.command_id:
+        start -= 1
+    run = rows[start:]
+    revealing = {f"{game}.{kind}" for kind in UNDO_REVEALING}
+    return LastCommand(
+        command_id=end.command_id,
+        actor=end.actor,
+        seat=end.seat,
+        first_seq=run[0].seq,
+        last_seq=end.seq,
+        undo=end.type == UNDONE,
+        drew=frozenset(r.payload.get("seat") for r in run if r.type in revealing),
     )
 
 
-def undo_check(
-    table: Table, *, seat: int | None, version: int, over: bool
-) -> tuple[CommandRecord | None, ServiceError | None]:
-    """The command ``seat`` would take back now, or why it may not: the table allows undo,
-    the game is not over, the latest command was this seat's own (not an undo, not the
-    system's turn timeout), nothing was appended since, and it drew the seat no cards. One
-    query. ``games.service.game_undo`` decides by it, the state response offers by it."""
-    if not table.undo_allowed:
-        return None, ServiceError(
-            "undo_not_allowed", "This table does not allow undo.", mode=table.mode
-        )
-    if over:
-        return None, ServiceError("game_over", "The game is over.")
+def _last_command_logged(table: Table, seat: int | None) -> LastCommand | None:
+    """``last_command`` from the command log, for a reader that has not seen the events
+    of the stream's last command (a game loaded from a snapshot with nothing after it)."""
     types = [f"{table.game}.{kind}" for kind in UNDO_REVEALING]
     drew = StoredEvent.objects.filter(
         stream_id=table.id,
@@ -146,7 +195,7 @@ def undo_check(
         type__in=types,
         payload__seat=seat,
     )
-    last = (
+    record = (
         CommandRecord.objects.filter(
             stream_id=table.id, outcome=CommandRecord.ACCEPTED, first_seq__isnull=False
         )
@@ -154,12 +203,47 @@ def undo_check(
         .order_by("-last_seq")
         .first()
     )
-    if (
-        last is None
-        or last.command.get("type") == "undo"
-        or last.seat is None
-        or last.actor == SYSTEM  # a turn timeout is not the seat's to take back
-    ):
+    if record is None:
+        return None
+    return LastCommand(
+        command_id=record.command_id,
+        actor=record.actor,
+        seat=record.seat,
+        first_seq=int(record.first_seq or 0),
+        last_seq=int(record.last_seq or 0),
+        undo=record.command.get("type") == "undo",
+        drew=frozenset([seat]) if record.drew else frozenset(),  # type: ignore[attr-defined]
+    )
+
+
+_UNKNOWN: Any = object()
+
+
+def undo_check(
+    table: Table,
+    *,
+    seat: int | None,
+    version: int,
+    over: bool,
+    last: LastCommand | None = _UNKNOWN,
+) -> tuple[LastCommand | None, ServiceError | None]:
+    """The command ``seat`` would take back now, or why it may not: the table allows undo,
+    the game is not over, the latest command was this seat's own (not an undo, not the
+    system's turn timeout), nothing was appended since, and it drew the seat no cards.
+    ``games.service.game_undo`` decides by it, the state response offers by it.
+
+    ``last``: the stream's ``last_command`` if the caller has it from the events it loaded
+    (``LoadedGame.last_command``); None there means unknown: then one query of the log."""
+    if not table.undo_allowed:
+        return None, ServiceError(
+            "undo_not_allowed", "This table does not allow undo.", mode=table.mode
+        )
+    if over:
+        return None, ServiceError("game_over", "The game is over.")
+    if last is _UNKNOWN or last is None:
+        last = _last_command_logged(table, seat)
+    if last is None or last.undo or last.seat is None or last.actor == SYSTEM:
+        # a turn timeout (the system's) is not the seat's to take back
         return None, ServiceError("nothing_to_undo", "There is no command to take back.")
     if last.seat != seat:
         return None, ServiceError(
@@ -167,16 +251,19 @@ def undo_check(
         )
     if last.last_seq != version:
         return None, ServiceError("other_seat_acted", "Something has happened since.")
-    if last.drew:
+    if seat in last.drew:
         return None, ServiceError("undo_reveals_cards", "Your command drew you cards.")
     return last, None
 
 
-def undo_available(table: Table, *, seat: int | None, version: int, over: bool) -> bool:
-    """Whether to offer ``seat`` an undo now (see ``undo_check``)."""
+def undo_available(
+    table: Table, *, seat: int | None, version: int, over: bool, last: LastCommand | None
+) -> bool:
+    """Whether to offer ``seat`` an undo now (see ``undo_check``); no query when ``last``
+    is known or the table allows no undo."""
     if seat is None:
         return False
-    return undo_check(table, seat=seat, version=version, over=over)[1] is None
+    return undo_check(table, seat=seat, version=version, over=over, last=last)[1] is None
 
 
 # --- turn time limits --------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import json
 import logging
 import time
 import uuid
@@ -21,16 +22,22 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 
+from events.chain import GENESIS
 from events.models import CommandRecord, Snapshot, StoredEvent
 from events.store import (
     UNDONE,
+    Also,
+    CommandSeenBefore,
     ConcurrencyConflict,
     NewEvent,
+    TailRow,
     append,
+    append_command,
     read,
+    read_tail,
     undone_seqs,
 )
-from games import selectors
+from games import cache, selectors
 from games.core import GameDefinition, get_game
 from games.errors import ServiceError
 from games.family_business.errors import RuleViolation
@@ -62,9 +69,11 @@ class LoadedGame:
     definition: GameDefinition
     state: Any
     version: int  # the stream's latest sequence number (undo markers included)
-    # the hash of event ``version`` when the load read it (else None): the next append
-    # chains to it without reading it again
+    # the hash of event ``version`` (None only for an empty stream): the next append
+    # chains to it without reading it again, and a cached game is checked against it
     last_hash: str | None = field(default=None, compare=False)
+    # the command that appended the latest events, if the load saw them (for undo)
+    last_command: selectors.LastCommand | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -85,10 +94,6 @@ class CommandOutcome:
         if self.rows is not None:
             return list(self.rows)
         return read(self.game_id, after=self.first_seq - 1, upto=self.last_seq)
-
-
-class _SeenBefore(Exception):  # noqa: N818 - control flow, never leaves this module
-    """The command's id is already recorded (its record's insert conflicted)."""
 
 
 class _WindowOverdue(Exception):  # noqa: N818 - control flow, never leaves this module
@@ -117,7 +122,7 @@ def to_new_event(definition: GameDefinition, event: Any) -> NewEvent:
     return NewEvent(type=f"{definition.name}.{kind}", payload=data)
 
 
-def from_row(definition: GameDefinition, row: StoredEvent) -> Any:
+def from_row(definition: GameDefinition, row: StoredEvent | TailRow) -> Any:
     kind = row.type.split(".", 1)[1]
     return definition.decode_event({"type": kind, **row.payload})
 
@@ -129,47 +134,101 @@ def game_load(
     use_snapshots: bool = True,
     table: Table | None = None,
 ) -> LoadedGame:
-    """The state after event ``upto`` (default: the latest), from the latest usable snapshot
-    plus the events after it. Undone ranges are skipped once their undo is recorded.
+    """The state after event ``upto`` (default: the latest). Undone ranges are skipped
+    once their undo is recorded.
 
-    Two queries: the latest snapshot (at or before ``upto``), then every event after it
-    (up to ``upto``); the version is the last event read (or the snapshot's)."""
+    The latest state: this process's cached fold of the game extended by the events after
+    it, in one query that also re-reads the hash of the cached version (``games.cache``).
+    Otherwise, and for ``upto``: the latest usable snapshot plus the events after it (two
+    queries), or every event without snapshots."""
     table = table or table_get(game_id)
     definition = get_game(table.game)
-    snapshot = None
-    if use_snapshots:
-        snapshots = Snapshot.objects.filter(
-            stream_id=table.id, rules_version=definition.rules_version
-        )
-        if upto is not None:
-            snapshots = snapshots.filter(version__lte=upto)
-        snapshot = snapshots.order_by("-version").first()
-    rows = read(table.id, after=snapshot.version if snapshot else 0, upto=upto)
+    latest = upto is None and use_snapshots
+    if latest:
+        cached: LoadedGame | None = cache.games.get(table.id)  # type: ignore[assignment]
+        if cached is not None and cached.definition is definition:
+            loaded = _extended(cached, table)
+            if loaded is not None:
+                return loaded
+    loaded = _folded(table, definition, upto=upto, use_snapshots=use_snapshots)
+    if latest and loaded.last_hash is not None:
+        cache.games.put(table.id, loaded)
+    return loaded
+
+
+def _extended(cached: LoadedGame, table: Table) -> LoadedGame | None:
+    """``cached`` with the events stored after it, or None if it is not the start of this
+    stream any more (then it is dropped) or an undo follows it (a full load skips it)."""
+    rows = read_tail(table.id, since=cached.version)
+    if not rows or rows[0].seq != cached.version or rows[0].hash != cached.last_hash:
+        cache.games.discard(table.id)
+        return None
+    new = rows[1:]
+    if not new:
+        return replace(cached, table=table)
+    if any(row.type == UNDONE for row in new):
+        return None
+    definition = cached.definition
+    state = cached.state
+    for row in new:
+        state = definition.evolve(state, from_row(definition, row))
+    last = selectors.last_command(new, table.game)
+    loaded = LoadedGame(table, definition, state, new[-1].seq, new[-1].hash, last)
+    cache.games.put(table.id, loaded)
+    return loaded
+
+
+def _folded(
+    table: Table, definition: GameDefinition, *, upto: int | None, use_snapshots: bool
+) -> LoadedGame:
+    snapshot = _snapshot(table.id, definition, upto) if use_snapshots else None
+    since = snapshot[0] if snapshot else 0
+    rows = read_tail(table.id, since=since, upto=upto)
     skipped = undone_seqs(rows)
-    if snapshot is not None and any(seq <= snapshot.version for seq in skipped):
-        snapshot = None  # an undo reaches behind the snapshot: replay from the start
-        rows = read(table.id, upto=upto)
+    if snapshot is not None and any(seq <= since for seq in skipped):
+        snapshot, since = None, 0  # an undo reaches behind the snapshot: replay from the start
+        rows = read_tail(table.id, since=0, upto=upto)
         skipped = undone_seqs(rows)
-    if rows:
-        version, last_hash = rows[-1].seq, rows[-1].hash
-    else:
-        version, last_hash = (snapshot.version if snapshot else 0), None
-    state = definition.decode_state(snapshot.state) if snapshot else definition.empty_state()
-    for row in rows:
+    state = definition.decode_state(snapshot[1]) if snapshot else definition.empty_state()
+    after = [row for row in rows if row.seq > since]  # the snapshot's own event is folded in
+    for row in after:
         if row.seq not in skipped:
             state = definition.evolve(state, from_row(definition, row))
-    return LoadedGame(table, definition, state, version, last_hash)
+    if not rows:
+        return LoadedGame(table, definition, state, 0)
+    last = selectors.last_command(after, table.game) if upto is None else None
+    return LoadedGame(table, definition, state, rows[-1].seq, rows[-1].hash, last)
+
+
+def _snapshot(
+    game_id: uuid.UUID, definition: GameDefinition, upto: int | None
+) -> tuple[int, dict[str, Any]] | None:
+    """The latest snapshot of the game under these rules (at or before ``upto``)."""
+    sql = "SELECT version, state FROM events_snapshot WHERE stream_id = %s AND rules_version = %s"
+    params: list[Any] = [game_id, definition.rules_version]
+    if upto is not None:
+        sql, params = sql + " AND version <= %s", [*params, upto]
+    with connection.cursor() as cursor:
+        cursor.execute(sql + " ORDER BY version DESC LIMIT 1", params)
+        row = cursor.fetchone()
+    return None if row is None else (int(row[0]), json.loads(row[1]))
 
 
 def _maybe_snapshot(loaded: LoadedGame, state: Any, old: int, new: int) -> None:
+    """A snapshot when the stream crosses a multiple of ``FB_SNAPSHOT_EVERY``."""
     every = settings.FB_SNAPSHOT_EVERY
     if every and new // every > old // every:
-        Snapshot.objects.get_or_create(
-            stream_id=loaded.table.id,
-            version=new,
-            rules_version=loaded.definition.rules_version,
-            defaults={"state": loaded.definition.encode_state(state)},
-        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "INSERT INTO events_snapshot (stream_id, version, rules_version, state, "
+                "created_at) VALUES (%s, %s, %s, %s::jsonb, now()) ON CONFLICT DO NOTHING",
+                [
+                    loaded.table.id,
+                    new,
+                    loaded.definition.rules_version,
+                    json.dumps(loaded.definition.encode_state(state)),
+                ],
+            )
 
 
 # --- commands ----------------------------------------------------------------------------
@@ -309,7 +368,7 @@ def game_command_execute(
                     clock(),
                 )
                 break
-            except (ConcurrencyConflict, _SeenBefore):
+            except (ConcurrencyConflict, CommandSeenBefore):
                 continue
             except _WindowOverdue as overdue:
                 if not attempt and (prior := _prior_outcome(table.id, command_id, actor, payload)):
@@ -362,57 +421,61 @@ def _decide_and_append(
     metadata: Mapping[str, Any] | None,
     now: int,
 ) -> CommandOutcome:
-    with transaction.atomic():
-        loaded = game_load(game_id=table.id, table=table)
-        window = getattr(loaded.state, "window", None)
-        if window is not None and now >= window.deadline and payload["type"] != "close_window":
-            # Close an overdue window first (in its own command), so nobody acts on it.
-            raise _WindowOverdue(window.id, window.deadline)
-        events = definition.decide(loaded.state, seat, command, now=now)
-        stale = expected_version is not None and expected_version != loaded.version
-        if stale and getattr(command, "window", None) is None:
-            # A reaction names its window, which guards it; anything else must be current.
-            raise ServiceError(
-                "stale_version",
-                "The game has moved on; refetch its state.",
-                current_version=loaded.version,
-                expected_version=expected_version,
-            )
-        rows = append(
-            stream_id=table.id,
-            expected_version=loaded.version,
-            events=[to_new_event(definition, e) for e in events],
-            actor=actor,
-            command_id=command_id,
-            metadata={"seat": seat, **(metadata or {})},
-            prev_hash=loaded.last_hash,
-            savepoint=False,  # a conflict abandons this whole transaction (and retries)
+    """Load, decide, and append the events with the command's record, the game's clock
+    row (and the table's end) in one statement: no transaction is held open while the
+    rules decide. Two commands that raced from the same version cannot both land: the
+    second one's first event trips the unique (stream, seq) and it is decided again."""
+    loaded = game_load(game_id=table.id, table=table)
+    window = getattr(loaded.state, "window", None)
+    if window is not None and now >= window.deadline and payload["type"] != "close_window":
+        # Close an overdue window first (in its own command), so nobody acts on it.
+        raise _WindowOverdue(window.id, window.deadline)
+    events = definition.decide(loaded.state, seat, command, now=now)
+    stale = expected_version is not None and expected_version != loaded.version
+    if stale and getattr(command, "window", None) is None:
+        # A reaction names its window, which guards it; anything else must be current.
+        raise ServiceError(
+            "stale_version",
+            "The game has moved on; refetch its state.",
+            current_version=loaded.version,
+            expected_version=expected_version,
         )
-        state = loaded.state
-        for event in events:
-            state = definition.evolve(state, event)
-        first, last = rows[0].seq, rows[-1].seq
-        try:
-            CommandRecord.objects.create(
-                stream_id=table.id,
-                command_id=command_id,
-                actor=actor,
-                seat=seat,
-                command=payload,
-                expected_version=expected_version,
-                now_ms=now,
-                outcome=CommandRecord.ACCEPTED,
-                first_seq=first,
-                last_seq=last,
-                metadata=dict(metadata or {}),
+    state = loaded.state
+    for event in events:
+        state = definition.evolve(state, event)
+    last = loaded.version + len(events)
+    clock = clock_row(table, definition, state, now)
+    also = [clock_upsert(table.id, last, clock)]
+    if getattr(state, "over", False) and table.status != Table.Status.FINISHED:
+        also.append(
+            Also(
+                "UPDATE games_table SET status = %s WHERE id = %s RETURNING id",
+                [Table.Status.FINISHED, table.id],
             )
-        except IntegrityError as exc:  # seen before: roll the events back, answer as then
-            raise _SeenBefore from exc
-        _maybe_snapshot(loaded, state, loaded.version, last)
-        if getattr(state, "over", False) and table.status != Table.Status.FINISHED:
-            Table.objects.filter(id=table.id).update(status=Table.Status.FINISHED)
-        after_append(table, definition, loaded.state, state, last, now)
-    after = LoadedGame(table, definition, state, last, rows[-1].hash)
+        )
+    rows, returned = append_command(
+        stream_id=table.id,
+        expected_version=loaded.version,
+        prev_hash=loaded.last_hash or GENESIS,
+        events=[to_new_event(definition, e) for e in events],
+        actor=actor,
+        command_id=command_id,
+        seat=seat,
+        command=payload,
+        expected_by_client=expected_version,
+        now_ms=now,
+        metadata=dict(metadata or {}),
+        also=also,
+    )
+    _maybe_snapshot(loaded, state, loaded.version, last)
+    stored_turn_deadline = (returned[0] or {}).get("turn_deadline_ms")
+    schedule_after(table, loaded.state, state, clock, last, stored_turn_deadline)
+    tail = [TailRow(r.seq, r.type, r.payload, r.hash, r.actor, r.command_id, seat) for r in rows]
+    after = LoadedGame(
+        table, definition, state, last, rows[-1].hash, selectors.last_command(tail, table.game)
+    )
+    cache.games.put(table.id, after)
+    first = rows[0].seq
     return CommandOutcome(
         table.id, command_id, first, last, replayed=False, rows=tuple(rows), loaded=after
     )
@@ -566,18 +629,23 @@ def turn_key(state: Any, seat: int) -> str:
     return f"{getattr(state, 'turn', 0)}:{seat}:{getattr(state, 'windows_opened', 0)}"
 
 
-def after_append(
+@dataclass(frozen=True)
+class ClockRow:
+    """What a game waits for after an append, and until when (``games.models.GameClock``)."""
+
+    window: Any  # the open window or decision, if any
+    turn_key: str  # the human turn it waits on ('' for none)
+    turn_deadline: int | None  # on tables with a turn limit
+    bot_due: int | None  # a bot seat should act by then
+
+
+def clock_row(
     table: Table,
     definition: GameDefinition,
-    before: Any,
     state: Any,
-    version: int,
     now: int,
     bots: dict[int, str] | None = None,
-) -> None:
-    """In the transaction that appended up to ``version`` (leaving ``state``): upsert the
-    game's clock row, and on commit schedule what the new state waits for: the close of a
-    window it opened, a bot's move, a human turn's deadline."""
+) -> ClockRow:
     bots = bot_seats(table) if bots is None else bots
     over = bool(getattr(state, "over", False))
     window = None if over else getattr(state, "window", None)
@@ -589,31 +657,70 @@ def after_append(
         key = turn_key(state, awaiting[0])
         if table.turn_seconds:
             turn_deadline = now + table.turn_seconds * 1000
+    return ClockRow(window, key, turn_deadline, bot_due)
+
+
+def clock_upsert(game_id: uuid.UUID, version: int, row: ClockRow) -> Also:
+    """The game's clock row at ``version``; returns the turn deadline it keeps."""
+    window = row.window
+    return Also(
+        _CLOCK_UPSERT,
+        [
+            game_id,
+            version,
+            window.id if window is not None else "",
+            window.deadline if window is not None else None,
+            row.turn_key,
+            row.turn_deadline,
+            row.bot_due,
+        ],
+    )
+
+
+def after_append(
+    table: Table,
+    definition: GameDefinition,
+    before: Any,
+    state: Any,
+    version: int,
+    now: int,
+    bots: dict[int, str] | None = None,
+) -> None:
+    """For an append made in the caller's transaction (up to ``version``, leaving
+    ``state``): upsert the game's clock row there, then ``schedule_after``."""
+    row = clock_row(table, definition, state, now, bots)
+    upsert = clock_upsert(table.id, version, row)
     with connection.cursor() as cursor:
-        cursor.execute(
-            _CLOCK_UPSERT,
-            [
-                table.id,
-                version,
-                window.id if window is not None else "",
-                window.deadline if window is not None else None,
-                key,
-                turn_deadline,
-                bot_due,
-            ],
-        )
+        cursor.execute(upsert.sql, upsert.params)
         stored_turn_deadline = cursor.fetchone()[0]
+    schedule_after(table, before, state, row, version, stored_turn_deadline, bots)
+
+
+def schedule_after(
+    table: Table,
+    before: Any,
+    state: Any,
+    row: ClockRow,
+    version: int,
+    stored_turn_deadline: int | None,
+    bots: dict[int, str] | None = None,
+) -> None:
+    """On commit (at once outside a transaction), schedule what the new state waits for:
+    the close of a window it opened, a bot's move, a human turn's deadline (when the clock
+    row kept the new one: a new turn)."""
     if not settings.FB_SCHEDULE_TASKS:
         return
+    bots = bot_seats(table) if bots is None else bots
+    window = row.window
     old_window = getattr(before, "window", None)
     opened = window is not None and (old_window is None or old_window.id != window.id)
     jobs: list[tuple[str, list[Any], float]] = []
     if opened:
         jobs.append(("close_window", [str(table.id), window.id, window.deadline], 0.0))
-    if bot_due is not None and not settings.FB_BOTS_INLINE and not _BOTS_INLINE.get():
+    if row.bot_due is not None and not settings.FB_BOTS_INLINE and not _BOTS_INLINE.get():
         jobs.append(("bot_move", [str(table.id), version], settings.FB_BOT_THINK_SECONDS))
-    if turn_deadline is not None and stored_turn_deadline == turn_deadline:  # a new turn
-        jobs.append(("turn_timeout", [str(table.id), key, turn_deadline], 0.0))
+    if row.turn_deadline is not None and stored_turn_deadline == row.turn_deadline:
+        jobs.append(("turn_timeout", [str(table.id), row.turn_key, row.turn_deadline], 0.0))
     if jobs:
         transaction.on_commit(lambda: _schedule(jobs))
 
@@ -738,7 +845,11 @@ def _undo(
     with transaction.atomic():
         loaded = game_load(game_id=table.id, table=table)
         last, refusal = selectors.undo_check(
-            table, seat=seat, version=loaded.version, over=getattr(loaded.state, "over", False)
+            table,
+            seat=seat,
+            version=loaded.version,
+            over=getattr(loaded.state, "over", False),
+            last=loaded.last_command,
         )
         if refusal is not None:
             raise refusal
