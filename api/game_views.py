@@ -54,8 +54,10 @@ POLL_SECONDS = 0.2  # how often a waiting feed request looks for new events
 GAME_ID = schema.game_id_parameter()
 
 
-def _access(request: Request, game_id: str, *, started: bool = True) -> Access:
-    access = access_for(parse_game_id(game_id), request.user)
+def _access(
+    request: Request, game_id: str, *, started: bool = True, state_follows: bool = False
+) -> Access:
+    access = access_for(parse_game_id(game_id), request.user, state_follows=state_follows)
     if started:
         access.require_started()
     return access
@@ -112,7 +114,7 @@ class GameView(ApiView):
         responses={200: schema.GameDocumentSerializer, **schema.errors(401, 404, 409)},
     )
     def get(self, request: Request, game_id: str) -> Response:
-        access = _access(request, game_id)
+        access = _access(request, game_id, state_follows=True)
         loaded = game_read(game_id=access.table.id, table=access.table)
         return Response(game_document(refreshed(access, loaded), loaded, now=clock_ms()))
 
@@ -135,7 +137,7 @@ class CommandView(ApiView):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        access = _access(request, game_id, started=False)
+        access = _access(request, game_id, started=False, state_follows=True)
         seat = access.require_seat()
         key = idempotency_key(request)
         body = CommandRequestSerializer(data=request.data)

@@ -79,8 +79,13 @@ class Access:
             raise ApiError("not_started", "The table has not started yet.")
 
 
-def access_for(game_id: uuid.UUID, user: AbstractBaseUser | AnonymousUser) -> Access:
-    table = selectors.table_detail(game_id)
+def access_for(
+    game_id: uuid.UUID, user: AbstractBaseUser | AnonymousUser, *, state_follows: bool = False
+) -> Access:
+    """``state_follows``: the caller loads the game next and passes it to ``refreshed``,
+    which re-reads the table if the game is over (so the table's status need not be
+    re-read now; see ``games.selectors.table_detail``)."""
+    table = selectors.table_detail(game_id, recheck=not state_follows)
     return Access(table=table, user=user, seat=selectors.seat_of(table, user))
 
 

@@ -2,7 +2,9 @@
 
     python -m bench.store [--events 400]
 
-Each writer appends to its own game, one event per transaction, with 1 and 8 writers.
+Each writer appends to its own game, one event per transaction, with 1 and 8 writers:
+``append`` (the ORM path: undo, the lobby's deal), ``append_command`` (what every game
+command uses: the event and the command's record in one statement), and a bare INSERT.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ setup()
 import psycopg  # noqa: E402
 from django.db import connection  # noqa: E402
 
-from events.store import NewEvent, append  # noqa: E402
+from events.chain import GENESIS  # noqa: E402
+from events.store import NewEvent, append, append_command  # noqa: E402
 
 PAYLOAD = {"seat": 1, "card": "c07", "kind": "CONTRACT", "discard": False, "targets": ["x"]}
 
@@ -35,6 +38,26 @@ def store_writer(n: int) -> None:
             actor="bench",
             events=[NewEvent("bench.Appended", PAYLOAD)],
         )
+    connection.close()
+
+
+def command_writer(n: int) -> None:
+    stream = uuid.uuid4()
+    prev = GENESIS
+    for version in range(n):
+        rows, _ = append_command(
+            stream_id=stream,
+            expected_version=version,
+            prev_hash=prev,
+            events=[NewEvent("bench.Appended", PAYLOAD)],
+            actor="bench",
+            command_id=uuid.uuid4(),
+            seat=1,
+            command={"type": "play", "card": "c07"},
+            expected_by_client=None,
+            now_ms=int(time.time() * 1000),
+        )
+        prev = rows[-1].hash
     connection.close()
 
 
@@ -72,12 +95,19 @@ def main() -> None:
             "stream_id uuid, seq int, payload jsonb, UNIQUE (stream_id, seq))"
         )
     print(f"machine: {machine()}")
-    print(f"{'writers':>8} {'store appends/s':>16} {'bare INSERT/s':>14} {'ratio':>6}")
+    print(
+        f"{'writers':>8} {'append/s':>9} {'append_command/s':>17} {'bare INSERT/s':>14} "
+        f"{'ratios':>12}"
+    )
     try:
         for writers in (1, 8):
             store = rate(writers, args.events, lambda: store_writer(args.events))
+            command = rate(writers, args.events, lambda: command_writer(args.events))
             bare = rate(writers, args.events, lambda: bare_writer(dsn, args.events))
-            print(f"{writers:>8} {store:>16.0f} {bare:>14.0f} {store / bare:>6.2f}")
+            print(
+                f"{writers:>8} {store:>9.0f} {command:>17.0f} {bare:>14.0f} "
+                f"{store / bare:>5.2f} {command / bare:>5.2f}"
+            )
     finally:
         with psycopg.connect(dsn, autocommit=True) as conn:
             conn.execute("DROP TABLE IF EXISTS bench_bare_event")

@@ -45,14 +45,18 @@ def _tables() -> QuerySet[Table]:
     return Table.objects.prefetch_related(Prefetch("seat_set", queryset=seats))
 
 
-def table_detail(table_id: uuid.UUID) -> Table:
+def table_detail(table_id: uuid.UUID, *, recheck: bool = True) -> Table:
     """The table with its seats and their users. A started table comes from this process's
     cache (its seats are fixed) with its status re-read, one small query, until it is
     finished; otherwise one query (seats joined to their table and user), two for a table
-    without seats."""
+    without seats.
+
+    ``recheck=False``: the caller loads the game next and re-reads the table if the game is
+    over (``api.viewers.refreshed``), so a cached started table's status is not re-read: a
+    table finishes only in the statement that appends its game's last event."""
     key = _cache_key(table_id)
     cached: Table | None = cache.tables.get(key) if key else None  # type: ignore[assignment]
-    if cached is not None and _status_unchanged(cached):
+    if cached is not None and (not recheck or _status_unchanged(cached)):
         return cached
     table = _table_with_seats(table_id)
     if key and table.status != Table.Status.OPEN:
