@@ -335,3 +335,46 @@ def read_tail(stream_id: uuid.UUID, *, since: int, upto: int | None = None) -> l
             TailRow(seq, kind, json.loads(payload), digest, actor, command, seat)
             for seq, kind, payload, digest, actor, command, seat in cursor.fetchall()
         ]
+
+
+_SNAPSHOT_AND_TAIL = """
+WITH s AS (
+    SELECT version, state FROM events_snapshot
+    WHERE stream_id = %s AND rules_version = %s{snapshot_upto}
+    ORDER BY version DESC LIMIT 1
+)
+SELECT 0, version, NULL, state, NULL, NULL, NULL, NULL FROM s
+UNION ALL
+SELECT 1, seq, type, payload, hash, actor, command_id, (metadata->>'seat')::int
+FROM events_storedevent
+WHERE stream_id = %s AND seq >= COALESCE((SELECT version FROM s), 0){event_upto}
+ORDER BY 1, 2
+"""
+
+
+def read_snapshot_and_tail(
+    stream_id: uuid.UUID, *, rules_version: int, upto: int | None = None
+) -> tuple[tuple[int, dict[str, Any]] | None, list[TailRow]]:
+    """The latest snapshot under ``rules_version`` (at or before ``upto``) as (version,
+    state), and ``read_tail`` from its version (from the start without one): one query."""
+    limit = " AND version <= %s" if upto is not None else ""
+    sql = _SNAPSHOT_AND_TAIL.format(
+        snapshot_upto=limit, event_upto=" AND seq <= %s" if upto is not None else ""
+    )
+    params: list[Any] = [stream_id, rules_version]
+    if upto is not None:
+        params.append(upto)
+    params.append(stream_id)
+    if upto is not None:
+        params.append(upto)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        fetched = cursor.fetchall()
+    snapshot = None
+    rows = []
+    for kind, seq, type_, payload, digest, actor, command, seat in fetched:
+        if kind == 0:
+            snapshot = (int(seq), json.loads(payload))
+        else:
+            rows.append(TailRow(seq, type_, json.loads(payload), digest, actor, command, seat))
+    return snapshot, rows

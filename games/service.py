@@ -34,6 +34,7 @@ from events.store import (
     append,
     append_command,
     read,
+    read_snapshot_and_tail,
     read_tail,
     undone_seqs,
 )
@@ -181,9 +182,13 @@ def _extended(cached: LoadedGame, table: Table) -> LoadedGame | None:
 def _folded(
     table: Table, definition: GameDefinition, *, upto: int | None, use_snapshots: bool
 ) -> LoadedGame:
-    snapshot = _snapshot(table.id, definition, upto) if use_snapshots else None
+    if use_snapshots:
+        snapshot, rows = read_snapshot_and_tail(
+            table.id, rules_version=definition.rules_version, upto=upto
+        )
+    else:
+        snapshot, rows = None, read_tail(table.id, since=0, upto=upto)
     since = snapshot[0] if snapshot else 0
-    rows = read_tail(table.id, since=since, upto=upto)
     skipped = undone_seqs(rows)
     if snapshot is not None and any(seq <= since for seq in skipped):
         snapshot, since = None, 0  # an undo reaches behind the snapshot: replay from the start
@@ -198,20 +203,6 @@ def _folded(
         return LoadedGame(table, definition, state, 0)
     last = selectors.last_command(after, table.game) if upto is None else None
     return LoadedGame(table, definition, state, rows[-1].seq, rows[-1].hash, last)
-
-
-def _snapshot(
-    game_id: uuid.UUID, definition: GameDefinition, upto: int | None
-) -> tuple[int, dict[str, Any]] | None:
-    """The latest snapshot of the game under these rules (at or before ``upto``)."""
-    sql = "SELECT version, state FROM events_snapshot WHERE stream_id = %s AND rules_version = %s"
-    params: list[Any] = [game_id, definition.rules_version]
-    if upto is not None:
-        sql, params = sql + " AND version <= %s", [*params, upto]
-    with connection.cursor() as cursor:
-        cursor.execute(sql + " ORDER BY version DESC LIMIT 1", params)
-        row = cursor.fetchone()
-    return None if row is None else (int(row[0]), json.loads(row[1]))
 
 
 def _maybe_snapshot(loaded: LoadedGame, state: Any, old: int, new: int) -> None:
