@@ -63,13 +63,17 @@ def stacked_deck() -> list[str]:
     return [CONTRACT, *fillers[:9]]
 
 
-def start_worker(broker: str, concurrency: int, folder: Path) -> subprocess.Popen[bytes]:
+def start_worker(
+    broker: str, concurrency: int, folder: Path, pool: str = "prefork"
+) -> subprocess.Popen[bytes]:
     d = connection.settings_dict
     env = dict(
         os.environ,
         CELERY_BROKER_URL=broker,
         CELERY_TASK_DEFAULT_QUEUE=QUEUE,
         CELERY_BEAT_SCHEDULE_FILENAME=str(folder / "beat"),
+        DEBUG="false",  # as in production (DEBUG keeps every query of a task)
+        SECRET_KEY=os.environ.get("SECRET_KEY") or "bench-" + uuid.uuid4().hex,
         FB_EMBEDDED="false",
         PYTHONUNBUFFERED="1",
     )
@@ -78,7 +82,7 @@ def start_worker(broker: str, concurrency: int, folder: Path) -> subprocess.Pope
     log = (folder / "worker.log").open("wb")
     proc = subprocess.Popen(  # noqa: S603 - our interpreter, our arguments
         [sys.executable, "-m", "celery", "-A", "fbservice", "worker", "-B", "-l", "INFO",
-         "-P", "prefork", "-c", str(concurrency), "-n", f"{QUEUE}@bench", "-Q", QUEUE,
+         "-P", pool, "-c", str(concurrency), "-n", f"{QUEUE}@bench", "-Q", QUEUE,
          "--without-mingle", "--without-gossip"],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
@@ -102,13 +106,14 @@ def main() -> None:
     parser.add_argument("--deadline", type=int, default=2, help="window length, seconds")
     parser.add_argument("--broker", default=settings.CELERY_BROKER_URL)
     parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--pool", default="prefork", choices=["prefork", "threads", "solo"])
     parser.add_argument("--real-clock", action="store_true", help="no shared deadline")
     args = parser.parse_args()
 
     scheme = args.broker.split(":", 1)[0]
     print(f"machine: {machine()}")
     print(
-        f"broker: {scheme}; worker: prefork x{args.concurrency} + beat "
+        f"broker: {scheme}; worker: {args.pool} x{args.concurrency} + beat "
         f"(sweep every {settings.FB_SWEEP_SECONDS:g}s, grace {settings.FB_SWEEP_GRACE_SECONDS:g}s)"
     )
     # This process sends the close tasks: to the worker's broker and queue.
@@ -133,7 +138,7 @@ def main() -> None:
         tables.append(table_start(table_id=table.id))
 
     with tempfile.TemporaryDirectory(prefix="fb-bench-") as tmp:
-        worker = start_worker(args.broker, args.concurrency, Path(tmp))
+        worker = start_worker(args.broker, args.concurrency, Path(tmp), args.pool)
         try:
             figures(tables, args.deadline, args.real_clock)
         finally:

@@ -1,11 +1,24 @@
 """The Celery application: configured from Django settings (CELERY_* names)."""
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fbservice.settings")
 
 app = Celery("fbservice")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _recycle_database_connections(**_: Any) -> None:
+    """What Django does at each request's start and end, around each task: keep the
+    connection (settings.CELERY_DB_REUSE_MAX) unless it is older than CONN_MAX_AGE or
+    broken, and health-check it on first use."""
+    from django.db import close_old_connections
+
+    close_old_connections()
