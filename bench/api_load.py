@@ -1,23 +1,30 @@
 """Commands over HTTP under load: bot games played by an asyncio client against gunicorn.
 
     make bench BENCHES=api_load            (or: python -m bench.api_load)
-    python -m bench.api_load --games 50,200 --seconds 20 --workers 4 --seats 3
+    python -m bench.api_load --games 50,200 --rounds 3 --seconds 10 --paced 50,200 --think 1
 
 Starts its own production-style server (gunicorn, ``--workers`` sync workers, DEBUG off,
 persistent database connections: CONN_MAX_AGE 60, task queue of its own) against the
 configured database, with ``FB_BENCH_ENDPOINTS`` on. Then, in one run:
 
-1. the bare endpoint (``POST /api/v1/bench/bare``: the same DRF stack and token
-   authentication around a one-row INSERT) from as many concurrent clients as games;
-2. for each ``--games`` figure N, N concurrent tables of ``--seats`` human seats (each seat
-   its own user and token, so every move is an HTTP command), each played by one client
-   task: it reads the game as the seat on turn (``GET /games/{id}``), picks one of its
-   ``legal`` options (a play whose targets it can name, else a discard) and sends it
-   (``POST .../commands``); in a reaction window every awaited seat passes (the window id
-   is public). A finished game is replaced by a new table.
+1. for each ``--games`` figure N, ``--rounds`` rounds of two phases: the bare endpoint
+   (``POST /api/v1/bench/bare``: the same DRF stack and token authentication around a
+   one-row INSERT) from N concurrent clients, then N concurrent games with no think time
+   (a closed loop: throughput at saturation). The ratio commands/s over bare/s is taken
+   per round and its median reported, so that a machine whose speed drifts (a shared VM)
+   compares the two under the same conditions;
+2. for each ``--paced`` figure N, N games whose seats think ``--think`` seconds on average
+   (0.5x to 1.5x) before each command: the latency of a command at that load, not the
+   queueing of a saturated server.
+
+A game: ``--seats`` human seats (each its own user and token, so every move is an HTTP
+command), played by one client task: it reads the game as the seat on turn
+(``GET /games/{id}``), picks one of its ``legal`` options (a play whose targets it can
+name, else a discard) and sends it (``POST .../commands``); in a reaction window every
+awaited seat passes (the window id is public). A finished game is replaced by a new table.
 
 It reports p50/p95/p99 latency and the rate of commands, of the state reads and of the
-bare endpoint, the 5xx count, the load average, and at the end replays every game it
+bare endpoint, the status codes, the load average, and at the end replays every game it
 played: full replay equals the snapshot load, sequence numbers are gap-free, each
 command's events are where its record says, and the export verifies.
 """
@@ -31,6 +38,7 @@ import os
 import random
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -220,12 +228,15 @@ def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any] | 
 
 
 class Runner:
-    def __init__(self, base: str, lobby: Lobby, stats: Stats, until: float, seed: int) -> None:
+    def __init__(
+        self, base: str, lobby: Lobby, stats: Stats, until: float, seed: int, think: float = 0.0
+    ) -> None:
         self.base = base
         self.lobby = lobby
         self.stats = stats
         self.until = until
         self.rng = random.Random(seed)  # noqa: S311 - picking moves, not secrets
+        self.think = think  # mean seconds a seat thinks before each command (0: none)
 
     async def request(
         self, client: aiohttp.ClientSession, method: str, path: str, key: str, **kw: Any
@@ -245,6 +256,8 @@ class Runner:
     async def command(
         self, client: aiohttp.ClientSession, game: str, key: str, command: dict[str, Any]
     ) -> dict[str, Any] | None:
+        if self.think:
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
         code, data, ms = await self.request(
             client,
             "POST",
@@ -320,13 +333,21 @@ class Runner:
 
 
 async def run_phase(
-    base: str, lobby: Lobby, kind: str, concurrency: int, seconds: float, ready: list[Any]
+    base: str,
+    lobby: Lobby,
+    kind: str,
+    concurrency: int,
+    seconds: float,
+    ready: list[Any],
+    think: float = 0.0,
 ) -> Stats:
     stats = Stats()
     connector = aiohttp.TCPConnector(limit=concurrency + 10)
     timeout = aiohttp.ClientTimeout(total=120)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as client:
-        runner = Runner(base, lobby, stats, time.monotonic() + seconds, seed=concurrency)
+        runner = Runner(
+            base, lobby, stats, time.monotonic() + seconds, seed=concurrency, think=think
+        )
         started = time.monotonic()
         if kind == "bare":
             await asyncio.gather(
@@ -381,16 +402,42 @@ def check(games: set[str]) -> list[str]:
     return problems
 
 
+def merged(parts: list[Stats]) -> Stats:
+    total = Stats()
+    for part in parts:
+        total.commands += part.commands
+        total.reads += part.reads
+        total.bare += part.bare
+        for code, n in part.status.items():
+            total.status[code] = total.status.get(code, 0) + n
+        for code, n in part.refused.items():
+            total.refused[code] = total.refused.get(code, 0) + n
+        total.games |= part.games
+        total.finished += part.finished
+    total.elapsed = sum(p.elapsed for p in parts)  # type: ignore[attr-defined]
+    return total
+
+
+def fives(stats: Stats) -> int:
+    return sum(n for code, n in stats.status.items() if code >= 500)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="50,200", help="concurrent games, comma-separated")
-    parser.add_argument("--seconds", type=float, default=20.0, help="per phase")
+    parser.add_argument("--seconds", type=float, default=10.0, help="per phase")
+    parser.add_argument("--rounds", type=int, default=3, help="bare/games phases alternated")
+    parser.add_argument(
+        "--paced", default="50,200", help="concurrent games of the paced run ('' for none)"
+    )
+    parser.add_argument("--think", type=float, default=1.0, help="paced: mean think time, s")
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 2))
     parser.add_argument("--threads", type=int, default=1, help="gthread threads a worker")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--no-check", action="store_true", help="skip the replay checks")
     args = parser.parse_args()
-    levels = [int(x) for x in args.games.split(",")]
+    levels = [int(x) for x in args.games.split(",") if x]
+    paced = [int(x) for x in args.paced.split(",") if x]
 
     print(f"machine: {machine()}")
     print(
@@ -401,38 +448,63 @@ def main() -> None:
     with connection.cursor() as cursor:
         cursor.execute(CREATE_BARE_TABLE)
         cursor.execute(f"TRUNCATE {BARE_TABLE}")  # noqa: S608 - a constant
-    lobby = Lobby(args.seats, users=max(levels) * args.seats * 2)
+    lobby = Lobby(args.seats, users=max([*levels, *paced]) * args.seats * 2)
     port = free_port()
     failures: list[str] = []
     played: set[str] = set()
+
+    def phase(kind: str, level: int, think: float = 0.0) -> Stats:
+        # the first tables are made before the clock starts
+        ready = [lobby.table() for _ in range(level)] if kind == "games" else []
+        stats = asyncio.run(run_phase(base, lobby, kind, level, args.seconds, ready, think))
+        played.update(stats.games)
+        if fives(stats):
+            failures.append(f"{fives(stats)} responses 5xx in {kind} x{level}")
+        return stats
+
     with tempfile.TemporaryDirectory(prefix="fb-bench-api-") as tmp:
         server = start_server(port, args.workers, args.threads, Path(tmp))
         base = f"http://127.0.0.1:{port}"
         try:
             for level in levels:
-                for kind in ("bare", "games"):
-                    # the first tables are made before the clock starts
-                    ready = [lobby.table() for _ in range(level)] if kind == "games" else []
-                    stats = asyncio.run(run_phase(base, lobby, kind, level, args.seconds, ready))
-                    seconds = stats.elapsed  # type: ignore[attr-defined]
-                    five = sum(n for code, n in stats.status.items() if code >= 500)
-                    print(f"-- {kind}, {level} concurrent; load average {load_average()}")
-                    if kind == "bare":
-                        print("  " + line("bare", stats.bare, seconds))
-                        bare_rate = len(stats.bare) / seconds
-                    else:
-                        played |= stats.games
-                        rate = len(stats.commands) / seconds
-                        print("  " + line("commands", stats.commands, seconds))
-                        print("  " + line("reads", stats.reads, seconds))
-                        print(
-                            f"  commands/s over bare/s: {rate / bare_rate:.2f}; games "
-                            f"{len(stats.games)} ({stats.finished} finished); "
-                            f"refused {stats.refused or 0}"
-                        )
-                    print(f"  status codes {dict(sorted(stats.status.items()))}; 5xx: {five}")
-                    if five:
-                        failures.append(f"{five} responses 5xx in {kind} x{level}")
+                # Closed loop (no think time): throughput at saturation. Bare and games
+                # phases alternate, so the ratio of each round is taken under the same
+                # conditions; the median ratio is the figure.
+                print(f"-- {level} concurrent clients, no think time, {args.rounds} rounds")
+                bares, games, ratios = [], [], []
+                for number in range(1, args.rounds + 1):
+                    bare = phase("bare", level)
+                    game = phase("games", level)
+                    bare_rate = len(bare.bare) / bare.elapsed  # type: ignore[attr-defined]
+                    rate = len(game.commands) / game.elapsed  # type: ignore[attr-defined]
+                    ratios.append(rate / bare_rate)
+                    bares.append(bare)
+                    games.append(game)
+                    print(
+                        f"  round {number}: bare {bare_rate:6.1f}/s, commands {rate:6.1f}/s, "
+                        f"ratio {rate / bare_rate:.2f}; load average {load_average()}"
+                    )
+                bare, game = merged(bares), merged(games)
+                print("  " + line("bare", bare.bare, bare.elapsed))  # type: ignore[attr-defined]
+                print("  " + line("commands", game.commands, game.elapsed))  # type: ignore[attr-defined]
+                print("  " + line("reads", game.reads, game.elapsed))  # type: ignore[attr-defined]
+                print(
+                    f"  commands/s over bare/s: median {statistics.median(ratios):.2f} "
+                    f"(rounds {', '.join(f'{r:.2f}' for r in ratios)}); games "
+                    f"{len(game.games)} ({game.finished} finished); refused {game.refused or 0}"
+                )
+                print(f"  status codes {dict(sorted((bare.status | game.status).items()))}")
+            for level in paced:
+                # Paced: each seat thinks before every command, as players (even quick
+                # bots) do; latency is then the service's, not a queue's at saturation.
+                stats = phase("games", level, think=args.think)
+                print(
+                    f"-- {level} concurrent games, paced (think {args.think * 0.5:g} to "
+                    f"{args.think * 1.5:g} s before each command); load average {load_average()}"
+                )
+                print("  " + line("commands", stats.commands, stats.elapsed))  # type: ignore[attr-defined]
+                print("  " + line("reads", stats.reads, stats.elapsed))  # type: ignore[attr-defined]
+                print(f"  status codes {dict(sorted(stats.status.items()))}; 5xx: {fives(stats)}")
         finally:
             stop_server(server)
             drop_queue(os.environ.get("CELERY_BROKER_URL", ""))
