@@ -104,7 +104,6 @@ def append(
     command_id: uuid.UUID | None = None,
     metadata: dict[str, Any] | None = None,
     prev_hash: str | None = None,
-    savepoint: bool = True,
 ) -> list[StoredEvent]:
     """Append ``events`` after ``expected_version``, chaining their hashes.
 
@@ -113,9 +112,10 @@ def append(
 
     ``prev_hash``: the hash of event ``expected_version`` if the caller has just read it
     (in its transaction), which saves reading it again. A wrong one cannot slip through
-    unseen: if the stream moved on, the insert conflicts as ever. ``savepoint=False``
-    when the caller abandons its whole transaction on a conflict (one round trip each
-    for SAVEPOINT and RELEASE less); the transaction is then unusable after a conflict."""
+    unseen: if the stream moved on, the insert conflicts as ever.
+
+    A game command's events go through ``append_command`` instead (one statement with
+    the command's record); this is for the lobby's deal and the undo marker."""
     if expected_version == 0:
         prev = GENESIS
     elif prev_hash is not None:
@@ -139,10 +139,7 @@ def append(
         metadata=metadata,
     )
     try:
-        if savepoint:
-            with transaction.atomic():
-                StoredEvent.objects.bulk_create(rows)
-        else:
+        with transaction.atomic():
             StoredEvent.objects.bulk_create(rows)
     except IntegrityError as exc:
         raise ConcurrencyConflict(stream_id, expected_version) from exc
