@@ -3,10 +3,16 @@ turn deadline, and the replay's audit hashes."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
-from games.service import clock_ms
-from tests.api.helpers import create_table, seat_all, start
+from events.models import CommandRecord
+from games import cache
+from games.models import GameClock, Table
+from games.selectors import undo_check
+from games.service import clock_ms, game_load
+from tests.api.helpers import create_table, event_count, seat_all, start
 
 pytestmark = pytest.mark.django_db
 
@@ -61,3 +67,90 @@ def test_the_replay_carries_the_audit_hash_once_the_game_is_over(alice, bob, mal
     done = mallory.get(f"/games/{table['id']}/replay", at=3).json()
     assert done["hash"] == audit["events"][2]["hash"]
     assert done["prev_hash"] == audit["events"][1]["hash"]
+
+
+def _undo_from_the_log(table_id: str, seat: int) -> bool:
+    """What the command log says (the path that does not use the loaded events)."""
+    table = Table.objects.get(id=table_id)
+    loaded = game_load(game_id=table.id, use_snapshots=False)
+    return (
+        undo_check(
+            table, seat=seat, version=loaded.version, over=bool(loaded.state.over), last=None
+        )[1]
+        is None
+    )
+
+
+def test_undo_available_in_command_results_matches_a_fresh_get(settings, alice, bob, carol):
+    settings.FB_SNAPSHOT_EVERY = 1  # cold reads find a snapshot with nothing after it
+    players = (alice, bob, carol)
+    table = create_table(alice, seats=3)
+    seat_all(table["id"], bob, carol)
+    game = table["id"]
+    doc = start(alice, game)
+    answers = 0
+    for step in range(12):
+        seat = doc["state"]["turn_seat"]
+        actor = players[seat]
+        card = actor.state(game)["state"]["players"][seat]["hand"][0]["id"]
+        played = actor.command(game, {"type": "play", "card": card, "discard": True})
+        assert played.status_code == 201, played.json()
+        doc = played.json()
+        if step % 3 == 2:
+            undone = actor.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
+            assert undone.status_code == 201, undone.json()
+            doc = undone.json()
+        if step % 2:
+            cache.clear()  # the GETs below read cold
+        for position, player in enumerate(players):
+            expected = _undo_from_the_log(game, position)
+            fresh = player.state(game)
+            assert fresh["version"] == doc["version"]
+            assert fresh["undo_available"] is expected, (step, position)
+            if player is actor:
+                assert doc["undo_available"] is expected, (step, position)
+                answers += expected
+    assert answers >= 6  # the actor could take back its discard after most steps
+
+
+def test_a_refusal_on_the_one_statement_path_writes_nothing(alice, bob):
+    table = create_table(alice, seats=2)
+    seat_all(table["id"], bob)
+    game = table["id"]
+    doc = start(alice, game)
+    alice.state(game)  # the table is in this process's cache now
+    count = event_count(game)
+    clock = GameClock.objects.values().get(game_id=game)
+    accepted = CommandRecord.objects.filter(stream_id=game, outcome="accepted").count()
+    card = bob.state(game)["state"]["players"][1]["hand"][0]["id"]
+    late = bob.command(game, {"type": "play", "card": card, "discard": True})
+    assert (late.status_code, late.json()["code"]) == (422, "not_your_turn")
+    mine = doc["state"]["players"][0]["hand"][0]["id"]
+    stale = alice.command(
+        game, {"type": "play", "card": mine, "discard": True}, expected_version=doc["version"] - 1
+    )
+    assert (stale.status_code, stale.json()["code"]) == (409, "stale_version")
+    assert event_count(game) == count
+    assert GameClock.objects.values().get(game_id=game) == clock
+    assert CommandRecord.objects.filter(stream_id=game, outcome="accepted").count() == accepted
+    assert CommandRecord.objects.filter(stream_id=game, outcome="refused").count() == 2
+    assert alice.state(game)["undo_available"] is False and bob.state(game)["version"] == count
+
+
+def test_the_command_that_ends_the_game_answers_with_the_table_finished(alice, bob):
+    table = create_table(alice, seats=2)
+    seat_all(table["id"], bob)
+    game = table["id"]
+    start(alice, game)
+    bob.state(game)  # cached as started (commands skip re-reading its status)
+    ended = bob.post(f"/games/{game}/resign", key=str(uuid.uuid4()))
+    assert ended.status_code == 201
+    body = ended.json()
+    assert body["state"]["over"] and body["table"]["status"] == "finished"
+    assert body["undo_available"] is False
+    assert Table.objects.get(id=game).status == Table.Status.FINISHED
+    assert GameClock.objects.get(game_id=game).version == body["version"] == event_count(game)
+    assert alice.get(f"/tables/{game}").json()["status"] == "finished"
+    late = alice.command(game, {"type": "resign"})
+    assert (late.status_code, late.json()["code"]) == (409, "game_over")
+    assert event_count(game) == body["version"]
