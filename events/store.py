@@ -240,7 +240,7 @@ def append_command(
         events=events,
         actor=actor,
         command_id=command_id,
-        metadata={"seat": seat, **(metadata or {})},
+        metadata={**(metadata or {}), "seat": seat},  # the seat acted for, whatever else
     )
     params: list[Any] = []
     for row in rows:
