@@ -13,8 +13,8 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-@task_prerun.connect
-@task_postrun.connect
+@task_prerun.connect  # type: ignore[untyped-decorator]  # Celery ships no types
+@task_postrun.connect  # type: ignore[untyped-decorator]
 def _recycle_database_connections(**_: Any) -> None:
     """What Django does at each request's start and end, around each task: keep the
     connection (settings.CELERY_DB_REUSE_MAX) unless it is older than CONN_MAX_AGE or
