@@ -198,6 +198,7 @@ class Stats:
     refused: dict[str, int] = field(default_factory=dict)
     games: set[str] = field(default_factory=set)
     finished: int = 0
+    elapsed: float = 0.0  # seconds the phase counted
 
     def count(self, code: int) -> None:
         self.status[code] = self.status.get(code, 0) + 1
@@ -360,7 +361,7 @@ async def run_phase(
                 await runner.player(client)
 
             await asyncio.gather(*(first(g, k) for g, k in ready))
-        stats.elapsed = min(time.monotonic() - started, seconds)  # type: ignore[attr-defined]
+        stats.elapsed = min(time.monotonic() - started, seconds)
     return stats
 
 
@@ -414,7 +415,7 @@ def merged(parts: list[Stats]) -> Stats:
             total.refused[code] = total.refused.get(code, 0) + n
         total.games |= part.games
         total.finished += part.finished
-    total.elapsed = sum(p.elapsed for p in parts)  # type: ignore[attr-defined]
+    total.elapsed = sum(p.elapsed for p in parts)
     return total
 
 
@@ -475,8 +476,8 @@ def main() -> None:
                 for number in range(1, args.rounds + 1):
                     bare = phase("bare", level)
                     game = phase("games", level)
-                    bare_rate = len(bare.bare) / bare.elapsed  # type: ignore[attr-defined]
-                    rate = len(game.commands) / game.elapsed  # type: ignore[attr-defined]
+                    bare_rate = len(bare.bare) / bare.elapsed
+                    rate = len(game.commands) / game.elapsed
                     ratios.append(rate / bare_rate)
                     bares.append(bare)
                     games.append(game)
@@ -485,9 +486,9 @@ def main() -> None:
                         f"ratio {rate / bare_rate:.2f}; load average {load_average()}"
                     )
                 bare, game = merged(bares), merged(games)
-                print("  " + line("bare", bare.bare, bare.elapsed))  # type: ignore[attr-defined]
-                print("  " + line("commands", game.commands, game.elapsed))  # type: ignore[attr-defined]
-                print("  " + line("reads", game.reads, game.elapsed))  # type: ignore[attr-defined]
+                print("  " + line("bare", bare.bare, bare.elapsed))
+                print("  " + line("commands", game.commands, game.elapsed))
+                print("  " + line("reads", game.reads, game.elapsed))
                 print(
                     f"  commands/s over bare/s: median {statistics.median(ratios):.2f} "
                     f"(rounds {', '.join(f'{r:.2f}' for r in ratios)}); games "
@@ -502,8 +503,8 @@ def main() -> None:
                     f"-- {level} concurrent games, paced (think {args.think * 0.5:g} to "
                     f"{args.think * 1.5:g} s before each command); load average {load_average()}"
                 )
-                print("  " + line("commands", stats.commands, stats.elapsed))  # type: ignore[attr-defined]
-                print("  " + line("reads", stats.reads, stats.elapsed))  # type: ignore[attr-defined]
+                print("  " + line("commands", stats.commands, stats.elapsed))
+                print("  " + line("reads", stats.reads, stats.elapsed))
                 print(f"  status codes {dict(sorted(stats.status.items()))}; 5xx: {fives(stats)}")
         finally:
             stop_server(server)

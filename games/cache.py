@@ -19,9 +19,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from django.conf import settings
+
+if TYPE_CHECKING:  # games.service imports this module
+    from games.models import Table
+    from games.service import LoadedGame
 
 V = TypeVar("V")
 
@@ -60,8 +64,8 @@ class Lru(Generic[V]):
         return len(self._items)
 
 
-games: Lru[object] = Lru(settings.FB_CACHE_GAMES)
-tables: Lru[object] = Lru(settings.FB_CACHE_GAMES)
+games: Lru[LoadedGame] = Lru(settings.FB_CACHE_GAMES)
+tables: Lru[Table] = Lru(settings.FB_CACHE_GAMES)
 
 
 def clear() -> None:

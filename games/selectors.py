@@ -49,29 +49,26 @@ def _tables() -> QuerySet[Table]:
 
 
 def table_detail(table_id: uuid.UUID, *, recheck: bool = True) -> Table:
-    """The table with its seats and their users. A started table comes from this process's
-    cache (its seats are fixed) with its status re-read, one small query, until it is
-    finished; otherwise one query (seats joined to their table and user), two for a table
-    without seats.
+    """The table with its seats (their users with only the username loaded: what a seat
+    shows). A started table comes from this process's cache (its seats are fixed) with its
+    status re-read, one small query, until it is finished; otherwise one query.
 
     ``recheck=False``: the caller loads the game next and re-reads the table if the game is
     over (``api.viewers.refreshed``), so a cached started table's status is not re-read: a
     table finishes only in the statement that appends its game's last event."""
-    key = _cache_key(table_id)
-    cached: Table | None = cache.tables.get(key) if key else None  # type: ignore[assignment]
+    try:
+        key = table_id if isinstance(table_id, uuid.UUID) else uuid.UUID(str(table_id))
+    except ValueError:
+        raise ServiceError(
+            "game_not_found", "No table or game has that id.", game=str(table_id)
+        ) from None
+    cached = cache.tables.get(key)
     if cached is not None and (not recheck or _status_unchanged(cached)):
         return cached
-    table = _table_with_seats(table_id)
-    if key and table.status != Table.Status.OPEN:
+    table = _table_with_seats(key)
+    if table.status != Table.Status.OPEN:
         cache.tables.put(key, table)
     return table
-
-
-def _cache_key(table_id: object) -> uuid.UUID | None:
-    try:
-        return table_id if isinstance(table_id, uuid.UUID) else uuid.UUID(str(table_id))
-    except ValueError:
-        return None
 
 
 def _status_unchanged(table: Table) -> bool:
@@ -108,14 +105,8 @@ def _instance(model: type[M], values: Sequence[Any]) -> M:
 
 
 def _table_with_seats(table_id: uuid.UUID) -> Table:
-    try:
-        key = table_id if isinstance(table_id, uuid.UUID) else uuid.UUID(str(table_id))
-    except ValueError:
-        raise ServiceError(
-            "game_not_found", "No table or game has that id.", game=str(table_id)
-        ) from None
     with connection.cursor() as cursor:
-        cursor.execute(_TABLE_WITH_SEATS, [key])
+        cursor.execute(_TABLE_WITH_SEATS, [table_id])
         rows = cursor.fetchall()
     if not rows:
         raise ServiceError("game_not_found", "No table or game has that id.", game=str(table_id))

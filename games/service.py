@@ -140,13 +140,13 @@ def game_load(
 
     The latest state: this process's cached fold of the game extended by the events after
     it, in one query that also re-reads the hash of the cached version (``games.cache``).
-    Otherwise, and for ``upto``: the latest usable snapshot plus the events after it (two
-    queries), or every event without snapshots."""
+    Otherwise, and for ``upto``: the latest usable snapshot plus the events after it (one
+    statement), or every event without snapshots."""
     table = table or table_get(game_id)
     definition = get_game(table.game)
     latest = upto is None and use_snapshots
     if latest:
-        cached: LoadedGame | None = cache.games.get(table.id)  # type: ignore[assignment]
+        cached = cache.games.get(table.id)
         if cached is not None and cached.definition is definition:
             loaded = _extended(cached, table)
             if loaded is not None:
@@ -684,7 +684,7 @@ def after_append(
     with connection.cursor() as cursor:
         cursor.execute(upsert.sql, upsert.params)
         stored_turn_deadline = cursor.fetchone()[0]
-    schedule_after(table, before, state, row, version, stored_turn_deadline, bots)
+    schedule_after(table, before, state, row, version, stored_turn_deadline)
 
 
 def schedule_after(
@@ -694,14 +694,12 @@ def schedule_after(
     row: ClockRow,
     version: int,
     stored_turn_deadline: int | None,
-    bots: dict[int, str] | None = None,
 ) -> None:
     """On commit (at once outside a transaction), schedule what the new state waits for:
     the close of a window it opened, a bot's move, a human turn's deadline (when the clock
     row kept the new one: a new turn)."""
     if not settings.FB_SCHEDULE_TASKS:
         return
-    bots = bot_seats(table) if bots is None else bots
     window = row.window
     old_window = getattr(before, "window", None)
     opened = window is not None and (old_window is None or old_window.id != window.id)

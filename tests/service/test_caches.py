@@ -516,6 +516,18 @@ def casual_table(
     return table_get(table.id, seats=True)
 
 
+def close_at_deadline(table: Table, window: Any) -> None:
+    """Nobody answers: the system closes ``window`` at its deadline."""
+    assert window is not None
+    close_window(
+        game_id=table.id,
+        window_id=window.id,
+        deadline=window.deadline,
+        now=window.deadline,
+        run_bots=False,
+    )
+
+
 def play_out(
     table: Table,
     audit: Audit,
@@ -564,14 +576,7 @@ def play_out(
         seat = definition.awaiting(st)[0]
         if seat in bots:
             if bot_move(game_id=table.id, table=table) is None:
-                assert window is not None
-                close_window(
-                    game_id=table.id,
-                    window_id=window.id,
-                    deadline=window.deadline,
-                    now=window.deadline,
-                    run_bots=False,
-                )
+                close_at_deadline(table, window)
                 done["closed by the system"] += 1
             else:
                 done["bot"] += 1
@@ -589,14 +594,7 @@ def play_out(
         else:
             choice = RandomBot(silence=silence, resign=0.002).choose(st, seat, rng)
             if choice is None:
-                assert window is not None
-                close_window(
-                    game_id=table.id,
-                    window_id=window.id,
-                    deadline=window.deadline,
-                    now=window.deadline,
-                    run_bots=False,
-                )
+                close_at_deadline(table, window)
                 done["closed by the system"] += 1
             else:
                 play(table, seat, definition.encode_command(choice), run_bots=False, table=table)
