@@ -287,6 +287,10 @@ class Runner:
     async def play(self, client: aiohttp.ClientSession, game: str, keys: list[str]) -> None:
         """One table, played to the end or until time is up."""
         self.stats.games.add(game)
+        if self.think:
+            # players do not all sit down in the same instant: spread the starts over one
+            # think time, or the first reads and moves of every game arrive together
+            await asyncio.sleep(self.rng.uniform(0, self.think))
         state = await self.read(client, game, keys[0])
         while time.monotonic() < self.until and not state.get("over"):
             window = state.get("window")

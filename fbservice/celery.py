@@ -4,7 +4,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fbservice.settings")
 
@@ -22,3 +22,11 @@ def _recycle_database_connections(**_: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_process_init.connect  # type: ignore[untyped-decorator]
+def _freeze_loaded_objects(**_: Any) -> None:
+    """Each worker process, once started: see fbservice.startup."""
+    from fbservice.startup import freeze_loaded_objects
+
+    freeze_loaded_objects()
