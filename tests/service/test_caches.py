@@ -580,7 +580,14 @@ def play_out(
                 done["closed by the system"] += 1
             else:
                 done["bot"] += 1
-        elif window is None and table.turn_seconds and rng.random() < timeout_rate:
+        elif (
+            window is None
+            and table.turn_seconds
+            and timeout_rate
+            # the first human turn that can time out does, so every game asked for
+            # timeouts has one whatever path its table's id gives the bots
+            and (not done["turn timeout"] or rng.random() < timeout_rate)
+        ):
             clock = GameClock.objects.get(game_id=table.id)
             assert clock.turn_key == turn_key(st, seat) and clock.turn_deadline_ms
             timed_out = turn_timeout(
@@ -593,6 +600,8 @@ def play_out(
             done["turn timeout"] += 1
         else:
             choice = RandomBot(silence=silence, resign=0.002).choose(st, seat, rng)
+            if silence and window is not None and not done["closed by the system"]:
+                choice = None  # the first window a human may answer runs out, for certain
             if choice is None:
                 close_at_deadline(table, window)
                 done["closed by the system"] += 1
