@@ -37,3 +37,14 @@ def _test_databases_may_be_flushed():
     connection_created.connect(allow, weak=False, dispatch_uid="fb-allow-truncate")
     yield
     connection_created.disconnect(dispatch_uid="fb-allow-truncate")
+
+
+@pytest.fixture(autouse=True)
+def _feed_threads_closed():
+    """The feed's database threads keep connections to the test database: close them
+    after each test (they start again when needed), so none is left when pytest-django
+    flushes or drops it."""
+    yield
+    from api.feed.views import close_threads
+
+    close_threads()
