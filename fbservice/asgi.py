@@ -22,17 +22,34 @@ from asgiref.sync import iscoroutinefunction
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fbservice.settings")
 
-from django.core.asgi import get_asgi_application  # noqa: E402 - after the settings variable
+import django  # noqa: E402 - after the settings variable
 
-async_app = get_asgi_application()  # sets Django up
+django.setup(set_prefix=False)
 
 from a2wsgi import WSGIMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 from django.urls import Resolver404, resolve  # noqa: E402
 
+from api.feed.middleware import FEED_MIDDLEWARE  # noqa: E402
 from fbservice.startup import freeze_loaded_objects  # noqa: E402
 
+
+class FeedHandler(ASGIHandler):
+    """Django's ASGI handler with the feed's own middleware (``api.feed.middleware``:
+    the hooks the feed needs, run on the event loop) instead of ``settings.MIDDLEWARE``."""
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        configured = settings.MIDDLEWARE
+        settings.MIDDLEWARE = FEED_MIDDLEWARE  # once, at start, before any request
+        try:
+            super().load_middleware(is_async)
+        finally:
+            settings.MIDDLEWARE = configured
+
+
+async_app = FeedHandler()
 sync_app = WSGIMiddleware(get_wsgi_application(), workers=settings.FB_WEB_THREADS)
 
 
