@@ -48,3 +48,18 @@ def _feed_threads_closed():
     from api.feed.views import close_threads
 
     close_threads()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and at the end of the run the sessions of the server
+    processes the tests started and killed (their backends may not have noticed yet) are
+    ended, so the test database can be dropped."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

@@ -4,6 +4,7 @@ live feed tests; moves are made by this test process, as by another web server."
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import Any
 
@@ -79,8 +80,28 @@ def read_sse(
             if "id" in fields:
                 fields["id"] = int(fields["id"])
                 fields["data"] = json.loads(fields["data"])
+                fields["received_at"] = time.time()
             messages.append(fields)
             if fields.get("id", 0) >= until_seq or fields.get("event") == "end":
                 break
             fields = {}
     return messages
+
+
+def follow_stream(web: Web, name: str, game_id: uuid.UUID, timeout: float = 300) -> list[Any]:
+    """Every event document of ``name``'s stream to the end of the game, reconnecting with
+    ``Last-Event-ID`` whenever the server ends the stream (its lifetime). Each document
+    gets ``_received_at`` (epoch seconds)."""
+    documents: list[Any] = []
+    last = None
+    while True:
+        messages = read_sse(
+            web, name, game_id, until_seq=10**9, last_event_id=last, timeout=timeout
+        )
+        documents += [
+            {**m["data"], "_received_at": m["received_at"]} for m in messages if "id" in m
+        ]
+        if documents:
+            last = documents[-1]["seq"]
+        if any(m.get("event") == "end" for m in messages):
+            return documents

@@ -17,11 +17,16 @@ import aiohttp
 import psycopg
 import pytest
 import requests
+from django.contrib.auth.models import User
 from django.db import transaction
+from django.test import Client
 
+from events.models import StoredEvent
 from events.notify import CHANNEL, connection_params
+from games.service import game_command_execute, game_load
 from tests.faults.conftest import Web
-from tests.feed.helpers import discard, read_sse, started_game, token_headers
+from tests.feed.helpers import discard, follow_stream, read_sse, started_game, token_headers
+from tests.service.helpers import CAST, human_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -240,3 +245,121 @@ def test_feed_errors_use_the_envelope(feed_server) -> None:
     assert unknown.text.startswith("event: error\ndata: ")
     assert json.loads(unknown.text.split("data: ", 1)[1])["code"] == "game_not_found"
     assert unknown.headers["X-Request-ID"]
+
+
+def test_a_signed_in_browser_session_reads_the_feed(feed_server) -> None:
+    """The web pages sign in with a session cookie, not a token."""
+    game_id, version = started_game()
+    signing_in = Client()
+    signing_in.force_login(User.objects.get(username="bob"))  # a stored session, as a sign-in
+    browser = requests.Session()
+    browser.cookies.set("sessionid", signing_in.cookies["sessionid"].value)
+    feed = browser.get(f"{feed_server.url}/api/v1/games/{game_id}/events", timeout=10)
+    assert feed.status_code == 200, feed.text
+    assert [e["seq"] for e in feed.json()["events"]] == list(range(1, version + 1))
+    assert feed.headers["X-Content-Type-Options"] == "nosniff"  # the security headers
+    browser.cookies.clear()
+    assert (
+        browser.get(f"{feed_server.url}/api/v1/games/{game_id}/events", timeout=10).status_code
+        == 401
+    )
+
+
+def _collect_long_polls(web: Web, name: str, game_id: Any, into: list[dict[str, Any]]) -> None:
+    """``name`` long-polls the feed from the start to the end of the game."""
+    after = 0
+    while True:
+        body = long_poll(web, name, game_id, after, wait=10).json()
+        into.extend({**event, "_revealed": body["revealed"]} for event in body["events"])
+        if body["events"]:
+            after = body["events"][-1]["seq"]
+        if body["revealed"] and not body["has_more"]:
+            return
+
+
+def test_no_feed_route_shows_a_hidden_card(feed_server) -> None:
+    """A whole game played by this process while every viewer (the three seats, a
+    spectator, staff) follows it on a stream and by long-polls: each event each one
+    received is the engine's redaction of that event for that viewer, and before the end
+    none names a card hidden from that viewer at that point."""
+    from games.core import FAMILY_BUSINESS as game
+    from games.service import from_row
+    from tests.api.helpers import card_ids
+    from tests.api.test_play import choose
+    from tests.factories import UserFactory
+
+    UserFactory(username="mallory")
+    UserFactory(username="staff", is_staff=True)
+    table = human_table(3, reaction_seconds=300)
+    viewers = {"alice": 0, "bob": 1, "carol": 2, "mallory": "spectator", "staff": "staff"}
+    streams: dict[str, list[dict[str, Any]]] = {name: [] for name in viewers}
+    polls: dict[str, list[dict[str, Any]]] = {name: [] for name in viewers}
+    readers = [
+        threading.Thread(
+            target=lambda n=name: streams[n].extend(follow_stream(feed_server, n, table.id))
+        )
+        for name in viewers
+    ] + [
+        threading.Thread(target=_collect_long_polls, args=(feed_server, n, table.id, polls[n]))
+        for n in viewers
+    ]
+    for reader in readers:
+        reader.start()
+    for step in range(3000):  # humans play as the heuristic bot would
+        loaded = game_load(game_id=table.id)
+        if loaded.state.over:
+            break
+        seat = game.awaiting(loaded.state)[0]
+        game_command_execute(
+            game_id=table.id,
+            seat=seat,
+            actor=f"user:{CAST[seat]}",
+            command=choose(loaded.state, seat, f"{table.id}:{step}"),
+            command_id=uuid.uuid4(),
+        )
+    for reader in readers:
+        reader.join(timeout=120)
+    rows = list(StoredEvent.objects.filter(stream_id=table.id).order_by("seq"))
+    final = rows[-1].seq
+    state = game.empty_state()
+    secret_at: dict[int, dict[Any, set[str]]] = {}
+    public: set[str] = set()
+    for row in rows:
+        event = from_row(game, row)
+        state = game.evolve(state, event)
+        public |= {c for c in card_ids(game.encode_event(event)) if _is_public(row)}
+        deck = set(state.deck)
+        secret_at[row.seq] = {
+            viewer: (deck | {c for p in state.players if p.seat != viewer for c in p.hand}) - public
+            for viewer in viewers.values()
+        }
+    by_seq = {row.seq: from_row(game, row) for row in rows}
+    # Events read after the end are shown with every hand revealed: only to a long-poll
+    # whose answer says so, or on a stream after the end was recorded.
+    ended_at = rows[-1].recorded_at.timestamp()
+    checked = scanned = 0
+    for name, viewer in viewers.items():
+        for received in (streams[name], polls[name]):
+            assert [d["seq"] for d in received] == list(range(1, final + 1)), name
+            for document in received:
+                seq = document["seq"]
+                shown = [game.redact_event(by_seq[seq], viewer, revealed=False)]
+                if document.get("_revealed") or document.get("_received_at", 0) >= ended_at:
+                    shown.append(game.redact_event(by_seq[seq], viewer, revealed=True))
+                shown = [json.loads(json.dumps(expected)) for expected in shown]
+                assert document["data"] in shown, (name, seq)
+                revealed = document["data"] != shown[0]
+                if viewer != "staff" and not revealed:
+                    leaked = card_ids(document) & secret_at[seq][viewer]
+                    assert not leaked, (name, seq, sorted(leaked))
+                    scanned += 1
+                checked += 1
+    assert checked == 10 * final
+    assert scanned >= 4 * final  # most were delivered while the game ran: not vacuous
+
+
+def _is_public(row: StoredEvent) -> bool:
+    """Events that show their cards face up to everyone."""
+    return row.type.endswith(
+        (".CardPlayed", ".CounterPlayed", ".PlayerOut", ".ButcherUsed", ".AbilityAssigned")
+    )
