@@ -105,6 +105,7 @@ async def _subscriber(
                             after = seq
                         if stop.is_set():
                             return
+                await asyncio.sleep(2.0)  # the stream ended: EventSource waits `retry`
             else:
                 url = f"{base}/api/v1/games/{game}/events"
                 if not counted:
@@ -115,7 +116,7 @@ async def _subscriber(
                 ) as response:
                     body = await response.json()
                     if response.status != 200:
-                        await asyncio.sleep(1)
+                        await asyncio.sleep(2.0)
                         continue
                     now = time.time()
                     for event in body["events"]:

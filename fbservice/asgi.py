@@ -38,7 +38,16 @@ from fbservice.startup import freeze_loaded_objects  # noqa: E402
 
 class FeedHandler(ASGIHandler):
     """Django's ASGI handler with the feed's own middleware (``api.feed.middleware``:
-    the hooks the feed needs, run on the event loop) instead of ``settings.MIDDLEWARE``."""
+    the hooks the feed needs, run on the event loop) instead of ``settings.MIDDLEWARE``,
+    and without a thread of its own per request: Django's handler runs each request in a
+    ``ThreadSensitiveContext``, whose thread (made for the request signals' receivers)
+    lives as long as the request, so an open feed would hold an idle thread after all.
+    Here those receivers run on asgiref's one shared thread, a moment each."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"FeedHandler serves HTTP only, not {scope['type']!r}")
+        await self.handle(scope, receive, send)
 
     def load_middleware(self, is_async: bool = False) -> None:
         configured = settings.MIDDLEWARE

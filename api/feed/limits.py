@@ -5,9 +5,10 @@ user may hold ``FB_FEED_MAX_PER_USER`` connections in each process). A user over
 gets 429 ``too_many_feeds``; a process at ``FB_FEED_MAX_CONNECTIONS`` answers new feed
 requests 503 ``feed_overloaded`` with ``Retry-After``. When the event loop itself falls
 behind (a timer that should fire every ``LAG_PROBE_SECONDS`` fires late by more than
-``FB_FEED_SHED_LAG_MS``), the process refuses new feed connections and ends its oldest
-streams, a tenth at a time: streams resume from ``Last-Event-ID`` when the load has
-passed, and commands and ``/healthz`` keep answering meanwhile.
+``FB_FEED_SHED_LAG_MS`` at ``LAG_PROBES`` probes in a row), the process refuses new feed
+connections and ends its oldest streams, a tenth at a time: streams resume from
+``Last-Event-ID`` when the load has passed, and commands and ``/healthz`` keep answering
+meanwhile.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from api.errors import ApiError
 log = logging.getLogger(__name__)
 
 LAG_PROBE_SECONDS = 0.25
+LAG_PROBES = 4
 RETRY_AFTER_SECONDS = 5
 
 
@@ -45,6 +47,7 @@ class Limits:
         self._by_user: Counter[int] = Counter()
         self._slots: dict[Slot, None] = {}  # insertion order: oldest first
         self.lag_ms = 0.0
+        self._late_probes = 0
         self._probe: asyncio.Task[None] | None = None
 
     @property
@@ -53,23 +56,29 @@ class Limits:
 
     @property
     def overloaded(self) -> bool:
-        return self.lag_ms > settings.FB_FEED_SHED_LAG_MS
+        """The loop was late past the threshold at each of the last LAG_PROBES probes (one
+        late wake-up is a busy machine's scheduling; several in a row are a backlog)."""
+        return self._late_probes >= LAG_PROBES
+
+    def check_capacity(self) -> None:
+        """Refuse a new feed connection if this process is full or falling behind."""
+        self._start_probe()
+        if self.open >= settings.FB_FEED_MAX_CONNECTIONS or self.overloaded:
+            raise ApiError(
+                "feed_overloaded",
+                "This server holds as many feed connections as it can; retry shortly.",
+                retry_after=RETRY_AFTER_SECONDS,
+            )
 
     def check(self, user_id: int) -> None:
         """Refuse a new feed connection of ``user_id`` if it is over a limit."""
-        self._start_probe()
+        self.check_capacity()
         held = self._by_user[user_id]
         if held >= settings.FB_FEED_MAX_PER_USER:
             raise ApiError(
                 "too_many_feeds",
                 f"You hold {held} open feed connections, the most allowed; close one first.",
                 limit=settings.FB_FEED_MAX_PER_USER,
-            )
-        if self.open >= settings.FB_FEED_MAX_CONNECTIONS or self.overloaded:
-            raise ApiError(
-                "feed_overloaded",
-                "This server holds as many feed connections as it can; retry shortly.",
-                retry_after=RETRY_AFTER_SECONDS,
             )
 
     @contextlib.contextmanager
@@ -98,6 +107,8 @@ class Limits:
             before = time.monotonic()
             await asyncio.sleep(LAG_PROBE_SECONDS)
             self.lag_ms = max(0.0, (time.monotonic() - before - LAG_PROBE_SECONDS) * 1000)
+            late = self.lag_ms > settings.FB_FEED_SHED_LAG_MS
+            self._late_probes = self._late_probes + 1 if late else 0
             if self.overloaded and self._slots:
                 self._shed(max(1, len(self._slots) // 10))
 

@@ -223,6 +223,7 @@ async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
     """``GET /api/v1/games/<id>/events?after=&wait=&limit=`` (see ``FeedView``)."""
     local = state()
     try:
+        local.limits.check_capacity()  # before any database work: shed load cheaply
         # Subscribed before the first read: an append committed after that read wakes it.
         with local.hub.subscribe(parse_game_id(game_id)) as subscription:
             opened = await threads().run(open_feed, request, game_id, FeedQuerySerializer)
