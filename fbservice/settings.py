@@ -290,7 +290,7 @@ FB_SSE_HEARTBEAT = envint("FB_SSE_HEARTBEAT", 15)
 # The feed's waiting routes (api.feed): threads that do its short database work, open feed
 # connections (long-polls and streams) one user may hold in one process and one process may
 # hold in all, and the event-loop lag past which a process sheds streams (see api.feed.limits).
-FB_FEED_DB_THREADS = envint("FB_FEED_DB_THREADS", 4)
+FB_FEED_DB_THREADS = envint("FB_FEED_DB_THREADS", 8)
 # Threads of a web process (fbservice/asgi.py) that serve everything but the feed's waiting
 # routes: commands, reads, pages; each keeps its own database connection.
 FB_WEB_THREADS = envint("FB_WEB_THREADS", 16)

@@ -16,23 +16,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
 
 from api.feed.dbthreads import DatabaseThreads
 from events import notify
-from events.models import StoredEvent
-from games import selectors
-from games.models import Table
 
 log = logging.getLogger(__name__)
 
 BATCH = 500  # events one read fetches for a stream
+
+
+@dataclass(frozen=True)
+class FeedRow:
+    """What the feed shows of a stored event (``api.viewers.event_document`` reads these
+    fields): read raw, without building a model instance per event."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    actor: str
+    recorded_at: datetime
 
 
 @dataclass
@@ -40,25 +51,43 @@ class Batch:
     """What is new in a stream, read once for all its subscribers here."""
 
     since: int  # the rows are the events after this seq ...
-    rows: list[StoredEvent]  # ... in order (at most BATCH of them, as the hub reads)
+    rows: list[FeedRow]  # ... in order (at most BATCH of them, as the hub reads)
     version: int  # the stream's latest seq when read
     finished: bool  # the game is over
-    # each viewer's redaction of ``rows``, made by the first subscriber that needs it
+    # each viewer's redaction of ``rows``, made by the first subscriber that needs it, and
+    # each document's server-sent-event message (by the document's id)
     documents: dict[Any, list[dict[str, Any]]] = field(default_factory=dict)
+    messages: dict[int, str] = field(default_factory=dict)
+
+
+# The table's status, the stream's latest seq and the events after a seq, in one statement.
+_BATCH = """
+SELECT t.status, (SELECT max(seq) FROM events_storedevent WHERE stream_id = t.id),
+       e.seq, e.type, e.payload, e.actor, e.recorded_at
+FROM games_table t
+LEFT JOIN LATERAL (
+    SELECT seq, type, payload, actor, recorded_at FROM events_storedevent
+    WHERE stream_id = t.id AND seq > %s ORDER BY seq LIMIT %s
+) e ON true
+WHERE t.id = %s
+ORDER BY e.seq
+"""
 
 
 def read_batch(stream_id: uuid.UUID, since: int, limit: int = BATCH) -> Batch:
-    """(In a database thread.) The events after ``since`` (at most ``limit``) and the
-    table's status."""
-    rows = selectors.events_between(stream_id, after=since, upto=None, limit=limit)
+    """(In a database thread.) The events after ``since`` (at most ``limit``), the
+    stream's latest seq and whether the game has finished: one query."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT t.status, (SELECT max(seq) FROM events_storedevent WHERE stream_id = t.id) "
-            "FROM games_table t WHERE t.id = %s",
-            [stream_id],
-        )
-        found = cursor.fetchone()
-    status, version = (found[0], found[1] or 0) if found else (Table.Status.OPEN, 0)
+        cursor.execute(_BATCH, [since, limit, stream_id])
+        found = cursor.fetchall()
+    if not found:
+        return Batch(since, [], 0, False)
+    rows = [
+        FeedRow(seq, kind, json.loads(payload) if isinstance(payload, str) else payload, actor, at)
+        for _, _, seq, kind, payload, actor, at in found
+        if seq is not None
+    ]
+    status, version = found[0][0], found[0][1] or 0
     return Batch(since, rows, max(version, rows[-1].seq if rows else 0), status == "finished")
 
 

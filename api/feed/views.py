@@ -144,7 +144,9 @@ def open_feed(
         if not last_id.isdigit() or len(last_id) > 12:
             raise ApiError("invalid", fields={"Last-Event-ID": ["A sequence number."]})
         data["after"] = int(last_id)
-    access = access_for(parse_game_id(game_id), user)
+    # The table's status is not re-read here: the game is loaded next, and ``refreshed``
+    # re-reads the table if the game has ended.
+    access = access_for(parse_game_id(game_id), user, state_follows=True)
     access.require_started()
     loaded = game_read(game_id=access.table.id, table=access.table)
     access = refreshed(access, loaded)
@@ -307,7 +309,10 @@ async def _stream(opened: Opened, *, lifetime: float, heartbeat: float) -> Async
         access, batch = await _catch_up(access, after)
         while True:
             for document in visible_documents(access, batch, after):
-                yield message(document)
+                text = batch.messages.get(id(document))
+                if text is None:
+                    text = batch.messages[id(document)] = message(document)
+                yield text
                 after = subscription.after = document["seq"]
             visible = access.visible(batch.version)
             if after < visible:
