@@ -67,25 +67,52 @@ class Contact:
 CONTACTS: dict[str, Contact] = {
     c.id: c
     for c in (
-        Contact("c01", "Accomplice", (), "Control the black accomplice this round; gain no "
-                "Reputation from now until the round ends."),
+        Contact(
+            "c01",
+            "Accomplice",
+            (),
+            "Control the black accomplice this round; gain no "
+            "Reputation from now until the round ends.",
+        ),
         Contact("c02", "Arms Dealer", ("pkd",), "Gain 2 weapons."),
         Contact("c03", "Chemist", ("harada",), "Gain 2 compound."),
         Contact("c04", "Cloner", (), "Gain 1 henchman."),
         Contact("c05", "Fixer", (), "Gain 1 favor. A favor cannot win the Fixer."),
         Contact("c06", "Hacker", ("trust",), "Gain 2 data."),
-        Contact("c07", "Informant", ("trust",), "Draw 2 schemes, discard 1; play one extra "
-                "scheme this round."),
+        Contact(
+            "c07",
+            "Informant",
+            ("trust",),
+            "Draw 2 schemes, discard 1; play one extra scheme this round.",
+        ),
         Contact("c08", "Liaison", (), "Gain 2 Infamy, or 1 Reputation with a faction."),
         Contact("c09", "Peddler", ("harada", "trust", "pkd"), "Gain 1 resource of your choice."),
-        Contact("c10", "Saboteur", (), "You may sabotage an available job, then place a "
-                "hazard on a non-faction supply space."),
-        Contact("c11", "Sector Chief", (), "Add the supply's Watchdog to a sector; your figures "
-                "ignore Watchdogs this round; at its end remove a Watchdog."),
-        Contact("c12", "Smuggler", (), "Day: you may forgo a placement for 1 resource and 1 "
-                "scheme. Night: your supply effects happen twice."),
-        Contact("c13", "Thug", ("harada",), "Name a rival and a resource: it spends 3 bribes "
-                "or gives you 1 of it."),
+        Contact(
+            "c10",
+            "Saboteur",
+            (),
+            "You may sabotage an available job, then place a hazard on a non-faction supply space.",
+        ),
+        Contact(
+            "c11",
+            "Sector Chief",
+            (),
+            "Add the supply's Watchdog to a sector; your figures "
+            "ignore Watchdogs this round; at its end remove a Watchdog.",
+        ),
+        Contact(
+            "c12",
+            "Smuggler",
+            (),
+            "Day: you may forgo a placement for 1 resource and 1 "
+            "scheme. Night: your supply effects happen twice.",
+        ),
+        Contact(
+            "c13",
+            "Thug",
+            ("harada",),
+            "Name a rival and a resource: it spends 3 bribes or gives you 1 of it.",
+        ),
     )
 }
 CONTACT_IDS = tuple(CONTACTS)
@@ -198,8 +225,11 @@ _SCHEMES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("Launder the Take", "any", "Pay 2 compound: gain 2 Infamy."),
         ("Loyal Soldiers", "night", "Gain 1 henchman; then, with 4+ henchmen, gain 1 Infamy."),
         ("Black Market Swap", "any", "Return up to 2 resources; gain as many of your choice."),
-        ("Cartel Patronage", "any", "Pay 2 compound and 1 henchman: gain 1 Reputation "
-         "with Harada."),
+        (
+            "Cartel Patronage",
+            "any",
+            "Pay 2 compound and 1 henchman: gain 1 Reputation with Harada.",
+        ),
         ("Hit Squad", "any", "A chosen rival returns 1 henchman to the supply."),
         ("Bought Officials", "day", "Recover 2 spent bribes; gain 1 compound."),
     ),

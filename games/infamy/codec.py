@@ -115,11 +115,9 @@ def decode_command(data: Any) -> Command:
     for key, value in data.items():
         if key == "type":
             continue
-        name = _FIELD_NAME.get(key, key)
+        name = str(_FIELD_NAME.get(key, key))
         expected = _EXPECTED[name]
-        ok = isinstance(value, expected) and not (
-            isinstance(value, bool) and bool not in expected
-        )
+        ok = isinstance(value, expected) and not (isinstance(value, bool) and bool not in expected)
         if not ok:
             raise RuleViolation("bad_command", f"Field '{key}' has the wrong type.", field=key)
         kwargs[name] = plain(value)

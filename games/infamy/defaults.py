@@ -3,8 +3,18 @@ whose time ran out under the ``minimal`` timeout policy."""
 
 from __future__ import annotations
 
-from .cards import BOARD, FACTIONS, INFORMANT, JOBS, LIAISON, PEDDLER, RESOURCES, SABOTEUR
-from .cards import SECTOR_CHIEF, THUG
+from .cards import (
+    BOARD,
+    FACTIONS,
+    INFORMANT,
+    JOBS,
+    LIAISON,
+    PEDDLER,
+    RESOURCES,
+    SABOTEUR,
+    SECTOR_CHIEF,
+    THUG,
+)
 from .commands import (
     ChooseSector,
     Command,
@@ -13,10 +23,10 @@ from .commands import (
     MoveWatchdog,
     Pass,
     Place,
+    RemoveWatchdog,
     Reward,
     ThugResponse,
 )
-from .commands import RemoveWatchdog
 from .flow import legal_spaces, may_forgo, payable, pending_figures
 from .legal import _job_variants, legal_sectors
 from .state import GameState

@@ -24,10 +24,8 @@ CODES: dict[str, str] = {
     "no_favor": "This seat holds no favor.",
     "already_chosen": "This seat has already committed its sector card.",
     "bad_accomplice": "The accomplice field is missing, or given without the Accomplice.",
-    "watchdog_sector": "A sector holding a Watchdog cannot be chosen (without the Sector "
-    "Chief).",
-    "illegal_target": "A named sector, space, rival, job, deck or Watchdog move is not "
-    "allowed.",
+    "watchdog_sector": "A sector holding a Watchdog cannot be chosen (without the Sector Chief).",
+    "illegal_target": "A named sector, space, rival, job, deck or Watchdog move is not allowed.",
     "space_taken": "Another figure is on that space.",
     "hazard_on_space": "A hazard lies on that space.",
     "figure_done": "That figure has already been placed (or cannot be placed).",

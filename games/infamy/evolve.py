@@ -229,9 +229,7 @@ def _bribes_recovered(state: GameState, e: ev.BribesRecovered) -> GameState:
 
 
 def _bribes_retrieved(state: GameState, e: ev.BribesRetrieved) -> GameState:
-    players = tuple(
-        replace(p, spent=p.spent + p.on_contacts, on_contacts=0) for p in state.players
-    )
+    players = tuple(replace(p, spent=p.spent + p.on_contacts, on_contacts=0) for p in state.players)
     return replace(state, players=players)
 
 
@@ -351,9 +349,7 @@ def _figures_cleared(state: GameState, e: ev.FiguresCleared) -> GameState:
 
 
 def _jobs_refilled(state: GameState, e: ev.JobsRefilled) -> GameState:
-    return replace(
-        state, jobs=(*state.jobs, *e.cards), job_deck=state.job_deck[len(e.cards) :]
-    )
+    return replace(state, jobs=(*state.jobs, *e.cards), job_deck=state.job_deck[len(e.cards) :])
 
 
 def _day_night(state: GameState, e: ev.DayNightFlipped) -> GameState:
@@ -372,7 +368,14 @@ def _player_resigned(state: GameState, e: ev.PlayerResigned) -> GameState:
         state = _to_discard(state, card)
     zero = {what: 0 for what in TOKENS}
     state = _player(
-        state, e.seat, out=True, resigned=True, hand=(), available=0, spent=0, on_contacts=0,
+        state,
+        e.seat,
+        out=True,
+        resigned=True,
+        hand=(),
+        available=0,
+        spent=0,
+        on_contacts=0,
         **zero,
     )
     a = state.auction

@@ -43,8 +43,8 @@ from .events import (
     Event,
     FigureNotPlaced,
     FiguresCleared,
-    GameEnded,
     Gained,
+    GameEnded,
     HazardPlaced,
     HazardRemoved,
     HenchmenScored,
@@ -296,9 +296,7 @@ def can_favor(state: GameState, seat: int) -> bool:
     a = state.auction
     assert a is not None
     p = state.players[seat]
-    return (
-        a.contact != FIXER and p.favor > 0 and p.available > 0 and seat not in a.bidders
-    )
+    return a.contact != FIXER and p.favor > 0 and p.available > 0 and seat not in a.bidders
 
 
 def auction_over(state: GameState) -> bool:

@@ -10,12 +10,12 @@ from .cards import (
     CONTACT_IDS,
     HAZARDS,
     JOB_IDS,
+    SCHEME_IDS,
     SUPPLY,
     SUPPLY_SPACES,
     TOKENS,
     WATCHDOGS,
     WIN_REPUTATION,
-    SCHEME_IDS,
 )
 from .state import GameState
 

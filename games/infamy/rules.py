@@ -67,6 +67,7 @@ from .flow import (
     ask,
     auction_next,
     check_rival,
+    figure_sector,
     finish_round,
     free_draw,
     gain,
@@ -89,7 +90,6 @@ from .flow import (
     scheme_next,
     sector_awaiting,
     settle,
-    figure_sector,
 )
 from .schemes import INFORMER_NETWORK, SCHEME_RULES
 from .state import GameState
@@ -282,16 +282,15 @@ def _reward(b: Builder, seat: int, cmd: Reward) -> None:
         if cmd.sector not in BOARD or len(s.watchdogs) >= WATCHDOGS:
             raise RuleViolation("illegal_target", "Name a sector (1-6).", choices=list(BOARD))
         b.emit(WatchdogPlaced(cmd.sector, contact))
-    elif contact == THUG:
-        if cmd.rival is not None:
-            rival = check_rival(s, seat, cmd.rival)
-            if cmd.resource not in RESOURCES:
-                raise RuleViolation("missing_choice", "Name a resource.", choices=list(RESOURCES))
-            if s.players[rival].count(cmd.resource):
-                b.emit(ThugAsked(seat, rival, cmd.resource))
-                ask(b, "thug_response", rival)
-                return
-            b.emit(ThugResolved(seat, rival, False, ""))  # it has none: not asked (IR-22)
+    elif contact == THUG and cmd.rival is not None:
+        rival = check_rival(s, seat, cmd.rival)
+        if cmd.resource not in RESOURCES:
+            raise RuleViolation("missing_choice", "Name a resource.", choices=list(RESOURCES))
+        if s.players[rival].count(cmd.resource):
+            b.emit(ThugAsked(seat, rival, cmd.resource))
+            ask(b, "thug_response", rival)
+            return
+        b.emit(ThugResolved(seat, rival, False, ""))  # it has none: not asked (IR-22)
     reward_done(b)
 
 

@@ -153,8 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         del first
     elapsed = time.perf_counter() - started
     wins = sum(routes.values())
-    print(f"{args.games} games in {elapsed:.1f}s: {args.games / elapsed:.1f} games/s, "
-          f"{total_events / elapsed:.0f} events/s, {total_events / args.games:.0f} events/game")
+    print(
+        f"{args.games} games in {elapsed:.1f}s: {args.games / elapsed:.1f} games/s, "
+        f"{total_events / elapsed:.0f} events/s, {total_events / args.games:.0f} events/game"
+    )
     print(f"rounds: median {statistics.median(rounds)}, min {min(rounds)}, max {max(rounds)}")
     for route in ("infamy", "reputation", "last_seat"):
         print(f"wins by {route}: {routes[route]} ({100 * routes[route] / max(wins, 1):.1f}%)")

@@ -135,9 +135,7 @@ class GameState:
     def clockwise_from(self, seat: int) -> tuple[int, ...]:
         """Seats still in the game, clockwise starting at ``seat`` (or the next one)."""
         n = len(self.players)
-        return tuple(
-            (seat + k) % n for k in range(n) if not self.players[(seat + k) % n].out
-        )
+        return tuple((seat + k) % n for k in range(n) if not self.players[(seat + k) % n].out)
 
     def next_seat(self, seat: int) -> int:
         n = len(self.players)

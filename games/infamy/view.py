@@ -263,9 +263,7 @@ def observe(state: GameState, seat: int) -> GameState:
     def hide(cards: tuple[str, ...], prefix: str = HIDDEN) -> tuple[str, ...]:
         return tuple(f"{prefix}{HIDDEN}{i}" for i in range(len(cards)))
 
-    players = tuple(
-        p if p.seat == seat else replace(p, hand=hide(p.hand)) for p in state.players
-    )
+    players = tuple(p if p.seat == seat else replace(p, hand=hide(p.hand)) for p in state.players)
     choices = tuple(
         c if i == seat or state.revealed or c is None else (0, 0)
         for i, c in enumerate(state.choices)
