@@ -77,9 +77,7 @@ def give_hand(state: GameState, seat: int, cards: Sequence[str]) -> GameState:
         decks[FACTIONS.index(scheme_faction(card))].remove(card)
     players = list(state.players)
     players[seat] = with_changes(players[seat], hand=(*players[seat].hand, *cards))
-    return with_changes(
-        state, players=tuple(players), scheme_decks=tuple(tuple(d) for d in decks)
-    )
+    return with_changes(state, players=tuple(players), scheme_decks=tuple(tuple(d) for d in decks))
 
 
 def play(

@@ -176,7 +176,9 @@ def win(state, seat, position_contact=None):  # type: ignore[no-untyped-def]
     """``seat`` bids 1 on the running auction and everyone else passes."""
     while state.actor != seat:
         state, _ = play(state, state.actor, Pass())
-    state, _ = play(state, seat, Bid(state.auction.bids[seat] + 1 if state.auction.high is not None else 1))
+    state, _ = play(
+        state, seat, Bid(state.auction.bids[seat] + 1 if state.auction.high is not None else 1)
+    )
     while state.step == "auction" and state.auction.high == seat and state.actor != seat:
         state, _ = play(state, state.actor, Pass())
     return state
@@ -199,8 +201,12 @@ def test_peddler_takes_a_resource_the_supply_holds() -> None:
 
 
 def test_informant_draws_two_then_discards_then_plays_two_schemes() -> None:
-    s = win(make_game(contacts=[["c07", *QUIET[:4]]], schemes={"harada": ["h01", "h02"],
-                                                             "trust": ["t03"]}), 0)
+    s = win(
+        make_game(
+            contacts=[["c07", *QUIET[:4]]], schemes={"harada": ["h01", "h02"], "trust": ["t03"]}
+        ),
+        0,
+    )
     s, _ = play(s, 0, Reward(deck="harada"))
     s, _ = play(s, 0, Reward(deck="trust"))
     assert s.step == "discard" and s.players[0].hand == ("h01", "t03")
@@ -250,7 +256,9 @@ def test_sector_chief_adds_a_watchdog_ignores_them_and_removes_one_at_the_end() 
     while s.step == "scheme":
         s, _ = play(s, s.actor, Pass())
     assert s.step == "chief_remove" and s.actor == 0  # IR-18
-    s, events = play(s, 0, __import__("games.infamy", fromlist=["RemoveWatchdog"]).RemoveWatchdog(6))
+    s, events = play(
+        s, 0, __import__("games.infamy", fromlist=["RemoveWatchdog"]).RemoveWatchdog(6)
+    )
     assert s.watchdogs == (3,) and "JobsRefilled" in kinds(events) or s.watchdogs == (3,)
     assert s.round == 2 and s.step == "watchdog"  # I-4.4 from round 2
 
