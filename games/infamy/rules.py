@@ -67,6 +67,7 @@ from .flow import (
     ask,
     auction_next,
     check_rival,
+    draw,
     figure_sector,
     finish_round,
     free_draw,
@@ -382,7 +383,7 @@ def _place(b: Builder, seat: int, cmd: Place) -> None:
             if b.state.players[seat].rep_of(faction) == 0:
                 gain_rep(b, seat, faction, 1, "hq")
             else:
-                free_draw(b, seat, faction if b.state.can_draw(faction) else None, "hq")
+                draw(b, seat, faction, 1, "hq")  # a named draw: nothing if empty (I-9.4)
     else:
         _complete_job(b, seat, cmd)
     placement_next(b)
