@@ -47,7 +47,7 @@ BOARD: dict[int, Sector] = {
         Sector(3, "Refinery", "harada", "compound"),
         Sector(4, "Hab Stacks", "pkd", "henchman"),
         Sector(5, "Relay Spire", "trust", "data"),
-        Sector(6, "Deep Shafts", "trust", "henchman"),
+        Sector(6, "Deep Shafts", "trust", "weapon"),
     )
 }
 SUPPLY_SPACES = tuple(f"{s}/{k}" for s in SECTORS for k in ("hq", "supply"))
@@ -170,36 +170,36 @@ def _job(row: str) -> Job:
 
 # id | name | type | sector | requires | reward | i | R | factions   (ISD-2, tuned: see docs)
 _JOBS = """
-j01 | Dock Shakedown | V | 1 | W2 H1 | | 2 | 1 | PK
-j02 | Cargo Skim | U | 1 | W1 D1 C1 | henchman | 1 | 1 | Ha, PK
-j03 | Manifest Forgery | I | 1 | D1 C1 | draw | 1 | 1 | Tr
-j04 | Hauler Hijack | V | 1 | W3 H1 | | 3 | 1 | PK, Ha
-j05 | Port Authority Buyout | I | 1 | D2 C1 F1 | | 3 | 2 | Tr, PK
-j06 | Fence the Goods | U | 2 | W1 C1 H1 | | 2 | 1 | Ha
-j07 | Rig the Fight Pits | V | 2 | W2 C1 | | 2 | 1 | Ha, PK
-j08 | Counterfeit Scrip | I | 2 | D2 C1 | | 2 | 1 | Tr, Ha
-j09 | Protection Racket | U | 2 | W2 H2 | remove_hazard | 3 | 1 | Ha
-j10 | Auction of Secrets | U | 2 | D2 C2 | | 2 | 2 | Ha, Tr
-j11 | Spike the Batch | U | 3 | C2 H1 | | 2 | 1 | Ha
-j12 | Wreck the Still | V | 3 | W2 D1 | sabotage | 2 | 1 | PK, Tr
-j13 | Cook the Ledger | I | 3 | D1 C1 | compound | 1 | 1 | Ha
-j14 | Refinery Takeover | V | 3 | W2 C1 H2 | | 4 | 1 | Ha, PK
-j15 | Formula Theft | U | 3 | W1 D2 H1 | | 2 | 2 | Tr, PK
-j16 | Rally the Miners | I | 4 | C1 H1 | | 1 | 1 | PK
-j17 | Blackmail the Foreman | I | 4 | D1 H1 | recover1 | 1 | 1 | Tr, PK
-j18 | Riot | V | 4 | W2 H1 | hazard | 2 | 1 | PK
-j19 | Tenement Racket | U | 4 | C1 H2 | | 2 | 1 | Ha
-j20 | Uprising | V | 4 | W3 H2 | | 3 | 2 | PK
-j21 | Wiretap | I | 5 | D2 | move_watchdog | 1 | 1 | Tr
-j22 | Wipe the Records | U | 5 | D2 C1 | | 2 | 1 | Tr, Ha
-j23 | Bribe an Auditor | I | 5 | W1 D1 C1 | recover2 | 2 | 1 | Tr
-j24 | Tower Break-in | V | 5 | W2 D2 | | 3 | 1 | PK, Tr
-j25 | Board Seat Coup | I | 5 | D3 F1 | | 1 | 3 | Tr
-j26 | Claim Jumping | U | 6 | W1 C1 H1 | | 2 | 1 | Tr, PK
-j27 | Shaft Collapse | V | 6 | W2 D1 H1 | hazard | 3 | 1 | PK, Ha
-j28 | Geodesite Skim | U | 6 | C1 H1 | | 1 | 1 | Ha
-j29 | Buy the Survey | I | 6 | W1 D1 C1 | | 2 | 1 | Tr
-j30 | Dig Site Massacre | V | 6 | W3 C1 H2 | | 5 | 0 | PK
+j01 | Dock Shakedown | V | 1 | W2 H1 |  | 2 | 0 | PK
+j02 | Cargo Skim | U | 1 | W1 D1 C1 | henchman | 1 | 0 | Ha, PK
+j03 | Manifest Forgery | I | 1 | D1 C1 | draw | 1 | 0 | Tr
+j04 | Hauler Hijack | V | 1 | W3 H1 |  | 3 | 0 | PK, Ha
+j05 | Port Authority Buyout | I | 1 | D2 C1 F1 |  | 2 | 1 | Tr, PK
+j06 | Fence the Goods | U | 2 | W1 C1 H1 |  | 1 | 0 | Ha
+j07 | Rig the Fight Pits | V | 2 | W2 C1 |  | 2 | 0 | Ha, PK
+j08 | Counterfeit Scrip | I | 2 | D2 C1 |  | 1 | 1 | Tr, Ha
+j09 | Protection Racket | U | 2 | W2 H2 | remove_hazard | 2 | 0 | Ha
+j10 | Auction of Secrets | U | 2 | D2 C2 |  | 1 | 1 | Ha, Tr
+j11 | Spike the Batch | U | 3 | C2 H1 |  | 1 | 0 | Ha
+j12 | Wreck the Still | V | 3 | W2 D1 | sabotage | 2 | 0 | PK, Tr
+j13 | Cook the Ledger | I | 3 | D1 C1 | compound | 1 | 0 | Ha
+j14 | Refinery Takeover | V | 3 | W2 C1 H2 |  | 4 | 0 | Ha, PK
+j15 | Formula Theft | U | 3 | W1 D2 H1 |  | 1 | 1 | Tr, PK
+j16 | Rally the Miners | I | 4 | C1 H1 |  | 1 | 0 | PK
+j17 | Blackmail the Foreman | I | 4 | D1 H1 | recover1 | 0 | 1 | Tr, PK
+j18 | Riot | V | 4 | W2 H1 | hazard | 2 | 0 | PK
+j19 | Tenement Racket | U | 4 | C1 H2 |  | 1 | 0 | Ha
+j20 | Uprising | V | 4 | W3 H2 |  | 3 | 1 | PK
+j21 | Wiretap | I | 5 | D2 | move_watchdog | 0 | 1 | Tr
+j22 | Wipe the Records | U | 5 | D2 C1 |  | 1 | 0 | Tr, Ha
+j23 | Bribe an Auditor | I | 5 | W1 D1 C1 | recover2 | 1 | 1 | Tr
+j24 | Tower Break-in | V | 5 | W2 D2 |  | 3 | 0 | PK, Tr
+j25 | Board Seat Coup | I | 5 | D3 F1 |  | 0 | 1 | Tr
+j26 | Claim Jumping | U | 6 | W1 C1 H1 |  | 1 | 0 | Tr, PK
+j27 | Shaft Collapse | V | 6 | W2 D1 H1 | hazard | 3 | 0 | PK, Ha
+j28 | Geodesite Skim | U | 6 | C1 H1 |  | 1 | 0 | Ha
+j29 | Buy the Survey | I | 6 | W1 D1 C1 |  | 1 | 0 | Tr
+j30 | Dig Site Massacre | V | 6 | W3 C1 H2 |  | 5 | 0 | PK
 """
 JOBS: dict[str, Job] = {j.id: j for j in map(_job, _JOBS.strip().splitlines())}
 JOB_IDS = tuple(JOBS)
@@ -219,7 +219,7 @@ class SchemeDesign:
 _SCHEMES: dict[str, tuple[tuple[str, str, str], ...]] = {
     "harada": (
         ("Compound Shipment", "any", "Gain 2 compound."),
-        ("Street Dealers", "any", "Pay 1 compound: gain 2 henchmen."),
+        ("Street Dealers", "any", "Pay 1 compound: gain 1 henchman."),
         ("Shakedown", "any", "Steal 1 resource of a chosen type from a chosen rival."),
         ("Cut the Supply", "any", "Place 1 hazard; gain 1 compound."),
         ("Launder the Take", "any", "Pay 2 compound: gain 2 Infamy."),
@@ -240,7 +240,7 @@ _SCHEMES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("Audit", "any", "Sabotage up to 2 available jobs, in the order given."),
         ("Shell Company", "any", "Recover 3 spent bribes."),
         ("Call in a Favor", "any", "Pay 3 data: gain 1 favor."),
-        ("Press Release", "any", "Pay 2 data: gain 1 Reputation with Trust."),
+        ("Press Release", "any", "Pay 3 data: gain 1 Reputation with Trust."),
         ("Industrial Espionage", "any", "Steal 1 random scheme from a chosen rival's hand."),
         ("Clean Sweep", "any", "Remove 1 hazard; gain 1 data."),
         ("Informer Network", "any", "Draw 2 schemes (any decks), then discard 1 scheme."),
@@ -250,7 +250,7 @@ _SCHEMES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("Recruit Rebels", "any", "Gain 1 henchman and 1 weapon."),
         ("Raid a Convoy", "any", "Steal 1 weapon or 1 compound from a chosen rival."),
         ("Bombing", "any", "Place 1 hazard; gain 1 Infamy."),
-        ("Propaganda", "any", "Pay 2 weapons: gain 1 Reputation with PKD."),
+        ("Propaganda", "any", "Pay 3 weapons: gain 1 Reputation with PKD."),
         ("Martyrdom", "night", "Pay 2 henchmen: gain 3 Infamy."),
         ("Cut the Lines", "any", "Sabotage up to 1 available job; remove up to 1 hazard."),
         ("Armed Escort", "any", "Gain 1 weapon; recover 1 spent bribe."),
@@ -298,18 +298,18 @@ PERKS: dict[str, tuple[Perk, ...]] = {  # levels 1..4 (5 is victory)
         Perk("Stringer", (("data", 1),)),
         Perk("Asset", (("henchman", 1),), draw=True),
         Perk("Handler", income="data"),
-        Perk("Director", (("infamy", 2),)),
+        Perk("Director", (("infamy", 1),)),
     ),
     "harada": (
         Perk("Runner", (("compound", 1),)),
         Perk("Cook", (("henchman", 1),), draw=True),
         Perk("Lieutenant", income="compound"),
-        Perk("Underboss", (("infamy", 2),)),
+        Perk("Underboss", (("infamy", 1),)),
     ),
     "pkd": (
         Perk("Sympathizer", (("weapon", 1),)),
         Perk("Cell Member", (("henchman", 1),), draw=True),
         Perk("Commander", income="weapon"),
-        Perk("Warlord", (("infamy", 2),)),
+        Perk("Warlord", (("infamy", 1),)),
     ),
 }

@@ -119,19 +119,28 @@ def test_an_hq_visit_with_reputation_draws_a_scheme() -> None:
 
 def test_a_job_is_paid_and_gives_rewards_then_infamy_then_reputation() -> None:
     s = placed(
-        to_sector(jobs=["j02", "j11", "j21"], holdings={0: {"weapon": 1, "data": 1}}),
+        to_sector(jobs=["j05", "j11", "j21"], holdings={0: {"data": 2, "favor": 1}}),
         {0: 1, 1: 3, 2: 5},
     )
-    refused("wrong_faction", s, 0, Place("own", "job", "j02", "trust"))
+    refused("wrong_faction", s, 0, Place("own", "job", "j05", "harada"))
     refused("illegal_target", s, 0, Place("own", "job", "j11", "harada"))  # other sector
-    s, events = play(s, 0, Place("own", "job", "j02", "pkd"))
+    s, events = play(s, 0, Place("own", "job", "j05", "pkd"))
     p = s.players[0]
-    # Paid W1 D1 C1; +1 henchman; 1i; 1R with PKD, whose level-1 perk gives a weapon.
-    assert (p.weapon, p.data, p.compound, p.henchman, p.infamy) == (1, 0, 0, 1, 1)
-    assert p.jobs == ("j02",) and p.rep_of("pkd") == 1
+    # Paid D2 C1 F1; 2i; 1R with PKD, whose level-1 perk (Sympathizer) gives a weapon.
+    assert (p.weapon, p.data, p.compound, p.favor, p.infamy) == (2, 0, 0, 0, 2)
+    assert p.jobs == ("j05",) and p.rep_of("pkd") == 1 and s.supply_of("favor") == 6
     names = kinds(events)
-    assert names.index("JobCompleted") < names.index("Gained")  # I-6.2 order
-    assert "j02" not in s.jobs  # replaced only at I-8.6
+    assert names.index("JobCompleted") < names.index("Gained") < names.index("PerkReached")
+    assert "j05" not in s.jobs  # replaced only at I-8.6
+
+
+def test_a_job_reward_resolves_before_its_infamy() -> None:
+    s = placed(
+        to_sector(jobs=["j02", "j11", "j21"], holdings={0: {"weapon": 1}}), {0: 1, 1: 3, 2: 5}
+    )
+    s, events = play(s, 0, Place("own", "job", "j02", "pkd"))
+    gains = [(e.what, e.n) for e in events if type(e).__name__ == "Gained"]
+    assert gains == [("henchman", 1), ("infamy", 1)]  # Cargo Skim: +1 henchman, 1i, 0R
 
 
 def test_a_job_space_needs_a_payable_job() -> None:
