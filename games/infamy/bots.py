@@ -8,11 +8,11 @@ from __future__ import annotations
 from random import Random
 from typing import Protocol
 
-from .cards import BOARD, FACTIONS, JOBS, WIN_INFAMY, WIN_REPUTATION
+from .cards import BOARD, JOBS, WIN_INFAMY, WIN_REPUTATION
 from .commands import Bid, ChooseSector, Command, Pass, Resign, ThugResponse, UseFavor
 from .errors import RuleViolation
 from .evolve import evolve
-from .flow import payable
+from .flow import can_favor, payable
 from .legal import _raw, candidates, legal_sectors
 from .rules import decide
 from .state import GameState
@@ -178,8 +178,6 @@ class HeuristicBot:
 
 
 def _favor_ok(state: GameState, seat: int) -> list[Command]:
-    from .flow import can_favor
-
     return [UseFavor()] if can_favor(state, seat) else []
 
 
@@ -187,4 +185,4 @@ BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
 }
-__all__ = ["BOTS", "FACTIONS", "Bot", "HeuristicBot", "RandomBot", "decision_rng", "value"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "decision_rng", "value"]

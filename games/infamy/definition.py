@@ -6,14 +6,13 @@ Nothing here reads a clock or does I/O: deadlines come from ``now`` passed to ``
 
 from __future__ import annotations
 
-from random import Random
-from typing import Any, Literal
+from typing import Any
 
 from .bots import BOTS, HeuristicBot, RandomBot, decision_rng
 from .codec import encode_command
 from .defaults import minimal_command
 from .errors import CODES, HTTP_STATUS, http_status
-from .events import Event, GameStarted
+from .events import Event
 from .rules import awaiting
 from .setup import MAX_PLAYERS, MIN_PLAYERS, Options, setup_events, validate_options
 from .state import GameState
@@ -36,6 +35,7 @@ __all__ = [
     "status",
     "step_key",
     "timeout_command",
+    "undo_blocked",
     "validate_options",
 ]
 
@@ -109,11 +109,3 @@ def undo_blocked(events: list[Event], seat: int) -> bool:
         if shown == "all" or seat in shown:
             return True
     return False
-
-
-def rng_for_bot(bot_seed: str, state: GameState, seat: int) -> Random:
-    return decision_rng(bot_seed, state, seat)
-
-
-Viewer = int | Literal["spectator", "staff"]
-_ = GameStarted  # the payload ``setup_from_started`` reads

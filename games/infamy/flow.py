@@ -14,6 +14,7 @@ from .cards import (
     CONTACT_IDS,
     CONTACT_TRACK,
     FACTIONS,
+    FIXER,
     INFORMANT,
     JOBS,
     LIAISON,
@@ -59,6 +60,7 @@ from .events import (
     SchemeStolen,
     SectorsRevealed,
     StepStarted,
+    ThugResolved,
     WatchdogMoved,
     WatchdogRemoved,
 )
@@ -137,8 +139,6 @@ def gain_any_resource(b: Builder, seat: int, resource: str | None, cause: str) -
 
 
 def recover(b: Builder, seat: int, up_to: int, cause: str) -> None:
-    from .events import BribesRecovered
-
     n = min(up_to, b.state.players[seat].spent)
     if n:
         b.emit(BribesRecovered(seat, n, cause))
@@ -291,8 +291,6 @@ def can_bid(state: GameState, seat: int) -> bool:
 
 
 def can_favor(state: GameState, seat: int) -> bool:
-    from .cards import FIXER
-
     a = state.auction
     assert a is not None
     p = state.players[seat]
@@ -437,8 +435,7 @@ def pending_figures(state: GameState, seat: int) -> tuple[str, ...]:
 
 
 def may_forgo(state: GameState, seat: int) -> bool:
-    from .cards import SMUGGLER  # noqa: F401 - documents which contact this is
-
+    """The Smuggler's Day option (c12, IR-16): once, for either figure."""
     return state.smuggler == seat and state.day and not state.forgone
 
 
@@ -551,8 +548,6 @@ def resigned(b: Builder, seat: int) -> None:
     elif step in ("reward", "discard") and actor == seat:
         reward_done(b)
     elif step == "thug_response" and (actor == seat or s.results[-1] == seat):
-        from .events import ThugResolved
-
         winner = s.results[-1]
         assert winner is not None and s.thug is not None
         b.emit(ThugResolved(winner, s.thug[0], False, ""))

@@ -91,6 +91,7 @@ from .flow import (
     scheme_next,
     sector_awaiting,
     settle,
+    steal_resource,
 )
 from .schemes import INFORMER_NETWORK, SCHEME_RULES
 from .state import GameState
@@ -317,8 +318,6 @@ def _thug_response(b: Builder, seat: int, cmd: ThugResponse) -> None:
             raise RuleViolation("cannot_cancel", "Cancelling needs 3 available bribes.")
         b.emit(BribesSpent(seat, 3, THUG), ThugResolved(winner, seat, True, resource))
     else:
-        from .flow import steal_resource
-
         steal_resource(b, winner, seat, resource, THUG)
         b.emit(ThugResolved(winner, seat, False, resource))
     reward_done(b)
