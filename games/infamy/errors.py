@@ -40,9 +40,13 @@ CODES: dict[str, str] = {
 }
 
 # 422 for a rule violation; 409 where the command lost a race with the game's state
-# (the game ended, or the step closed before it arrived); 400 for malformed input.
+# (the game ended, or the step's deadline has not come); 400 for malformed input; 403 for
+# a caller who may not act at all (as Family Business's codes in api/errors.py).
 HTTP_STATUS: dict[str, int] = {code: 422 for code in CODES}
-HTTP_STATUS.update(bad_command=400, bad_options=400, game_over=409, step_not_expired=409)
+HTTP_STATUS.update(
+    bad_command=400, bad_options=400, game_over=409, step_not_expired=409,
+    not_a_player=403, system_only=403,
+)  # fmt: skip
 
 
 def http_status(code: str) -> int:
