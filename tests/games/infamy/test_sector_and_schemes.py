@@ -267,3 +267,31 @@ def test_resigning_returns_tokens_and_passes_the_bodyguard() -> None:
     s, _ = play(s, 2, Resign())
     s, events = play(s, 3, Resign())
     assert s.over and s.winners == (1,)  # one seat left wins (IR-30)
+
+
+def test_a_resignation_in_the_sealed_step_reveals_when_the_rest_have_committed() -> None:
+    s = to_sector(players=4)
+    s, _ = play(s, 0, ChooseSector(1))
+    s, _ = play(s, 1, ChooseSector(2))
+    s, _ = play(s, 2, ChooseSector(3))
+    s, events = play(s, 3, Resign())
+    assert "SectorsRevealed" in kinds(events) and s.step == "place"
+    assert s.choices[3] is None and 3 not in s.order
+
+
+def test_the_sector_chiefs_winner_resigned_the_lowest_watchdog_goes() -> None:
+    from games.infamy import Reward
+
+    s = make_game(players=4, contacts=[["c11", *QUIET[:4]]], watchdog_sector=6)
+    s, _ = play(s, 0, Bid(1))
+    for seat in (1, 2, 3):
+        s, _ = play(s, seat, Pass())
+    s, _ = play(s, 0, Reward(sector=2))
+    s, _ = play(s, 0, Resign())  # 3.8.5
+    s = pass_contacts(s)
+    for seat in (1, 2, 3):
+        s, _ = play(s, seat, ChooseSector(seat + 2))
+    while s.step in ("place", "scheme"):
+        s, events = play(s, s.actor, minimal_command(s, s.actor))
+    assert s.round == 2 and s.watchdogs == (6,)
+    assert len(s.jobs) == 4  # a refill only tops up, to the seats in the game (3.8.4)
