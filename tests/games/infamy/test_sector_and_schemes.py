@@ -48,7 +48,7 @@ def placed(state, choices):  # type: ignore[no-untyped-def]
 def test_every_seat_is_awaited_at_once_and_commits_in_secret() -> None:
     s = to_sector()
     assert s.step == "sector" and status(s)["awaiting"] == [0, 1, 2]
-    assert status(s)["deadlines"] == {0: None, 1: None, 2: None} or s.deadline is not None
+    assert status(s)["deadlines"] == {0: 60_000, 1: 60_000, 2: 60_000}  # sector_seconds
     s, events = play(s, 1, ChooseSector(4))
     assert kinds(events) == ["SectorChosen"]  # nothing else happens before the last commit
     for viewer in (0, 2, "spectator", "staff"):
@@ -258,7 +258,6 @@ def test_the_game_ends_at_the_check_and_everything_is_revealed() -> None:
 
 def test_resigning_returns_tokens_and_passes_the_bodyguard() -> None:
     s = make_game(players=4)
-    s, _ = play(s, 1, Resign()) if False else (s, ())
     s, _ = play(s, 0, Bid(2))
     s, events = play(s, 0, Resign())  # the high bidder leaves mid-auction (3.8.3)
     assert s.players[0].out and s.bodyguard == 1 and s.auction.high is None
@@ -295,3 +294,13 @@ def test_the_sector_chiefs_winner_resigned_the_lowest_watchdog_goes() -> None:
         s, events = play(s, s.actor, minimal_command(s, s.actor))
     assert s.round == 2 and s.watchdogs == (6,)
     assert len(s.jobs) == 4  # a refill only tops up, to the seats in the game (3.8.4)
+
+
+def test_an_hq_visit_with_an_empty_faction_deck_draws_nothing() -> None:
+    from .builders import give_hand
+
+    s = to_sector(holdings={0: {"rep": {"pkd": 1}}})
+    s = give_hand(s, 1, s.deck_of("pkd"))  # the PKD deck is empty, no discards (I-9.4)
+    s = placed(s, {0: 1, 1: 3, 2: 5})
+    s, events = play(s, 0, Place("own", "hq"))
+    assert "SchemesDrawn" not in kinds(events) and s.players[0].hand == ()
