@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from games.infamy import (
     Bid,
     ChooseSector,
@@ -11,6 +13,7 @@ from games.infamy import (
     Place,
     PlayScheme,
     Reward,
+    RuleViolation,
     minimal_command,
 )
 from games.infamy.flow import Builder, draw
@@ -113,3 +116,34 @@ def test_an_empty_scheme_deck_is_reshuffled_from_its_discards() -> None:
     draw(b, 0, "trust", 1, "test")
     assert kinds(b.events) == ["SchemeDeckShuffled", "SchemesDrawn"]  # IR-28
     assert len(b.state.deck_of("trust")) == 2 and not b.state.scheme_discards[1]
+
+
+def test_after_the_accomplice_the_liaison_must_give_infamy() -> None:
+    s = make_game(contacts=[["c01", "c08", *QUIET[:3]]])
+    s, _ = play(s, 0, Bid(1))
+    s, _ = play(s, 1, Pass())
+    s, _ = play(s, 2, Pass())
+    while s.actor != 0:
+        s, _ = play(s, s.actor, Pass())
+    s, _ = play(s, 0, Bid(1))
+    while s.step == "auction":
+        s, _ = play(s, s.actor, Pass())
+    assert s.step == "reward" and s.accomplice == 0
+    with pytest.raises(RuleViolation) as info:
+        play(s, 0, Reward(choice="rep", faction="pkd"))
+    assert info.value.code == "illegal_target"  # IR-17
+    s, _ = play(s, 0, Reward(choice="infamy"))
+    assert s.players[0].infamy == 2
+
+
+def test_a_resource_of_choice_must_come_from_a_type_the_supply_holds() -> None:
+    s = make_game(contacts=[["c09", *QUIET[:4]]], holdings={1: {"data": 16}})
+    s, _ = play(s, 0, Bid(1))
+    s, _ = play(s, 1, Pass())
+    s, _ = play(s, 2, Pass())
+    assert s.supply_of("data") == 0
+    with pytest.raises(RuleViolation) as info:
+        play(s, 0, Reward(resource="data"))
+    assert info.value.code == "supply_empty"  # IR-33
+    s, _ = play(s, 0, Reward(resource="weapon"))
+    assert s.players[0].weapon == 2
