@@ -191,6 +191,12 @@ function eventType(ev) {
   return (ev.data && ev.data.type) || ev.type.split(".").pop();
 }
 
+/* A card the system played for a seat: only a turn that ran out of time does that (the
+   system otherwise only closes windows, which plays no card). */
+function timedOut(ev, type) {
+  return ev.actor === "system" && (type === "CardPlayed" || type === "AbilityAssigned");
+}
+
 /* The move log: one sentence per event, with a little context carried between them. */
 class MoveLog {
   constructor() {
@@ -304,8 +310,11 @@ class MoveLog {
     const type = eventType(ev);
     const minor = ["DeckShuffled", "CardsDealt", "CardsDrawn", "WindowOpened", "DecisionOpened"].includes(type) ||
       (type === "MobsterEliminated" && ev.data && ev.data.cause === "resign");
-    const cls = [minor ? "minor" : "", type === "TurnStarted" ? "turn" : ""].join(" ").trim();
-    return `<li data-seq="${ev.seq}" class="${cls}"><span class="seq">${ev.seq}</span> ${esc(this.words(ev, state))}</li>`;
+    const timeout = timedOut(ev, type);
+    const cls = [minor ? "minor" : "", type === "TurnStarted" ? "turn" : "", timeout ? "timeout" : ""].join(" ").trim();
+    let words = this.words(ev, state);
+    if (timeout) words = `Time ran out: ${words.replace(/\.$/, "")} (the system played for them).`;
+    return `<li data-seq="${ev.seq}" class="${cls}"${timeout ? ' data-testid="timeout"' : ""}><span class="seq">${ev.seq}</span> ${esc(words)}</li>`;
   }
 }
 
