@@ -35,6 +35,7 @@ __all__ = [
     "tables_of_user",
     "turn_deadline",
     "undo_available",
+    "winners_of",
 ]
 
 M = TypeVar("M", bound=models.Model)
@@ -143,6 +144,20 @@ def tables_of_user(
     if status:
         query = query.filter(status=status)
     return list(query.order_by("-created_at")[:limit])
+
+
+def winners_of(tables: Sequence[Table]) -> dict[uuid.UUID, list[int]]:
+    """The winning seats of each finished table among ``tables``, from its game's end event
+    (public once the game is over): one query for the lot."""
+    finished = {t.id: t.game for t in tables if t.status == Table.Status.FINISHED}
+    if not finished:
+        return {}
+    ends = {f"{game}.GameEnded" for game in finished.values()}
+    rows = StoredEvent.objects.filter(stream_id__in=list(finished), type__in=ends)
+    return {
+        row.stream_id: list(row.payload.get("winners", []))
+        for row in rows.only("stream_id", "payload").order_by("seq")
+    }
 
 
 def seat_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> int | None:
