@@ -145,7 +145,9 @@ def test_a_finished_table_says_who_won(alice, bob) -> None:
     alice.post(f"{url}/bots", {"kind": "heuristic"})
     game = start(alice, table["id"])
     assert game["table"]["winners"] is None
-    resigned = alice.post(f"/games/{table['id']}/resign", key="00000000-0000-4000-8000-000000000001")
+    resigned = alice.post(
+        f"/games/{table['id']}/resign", key="00000000-0000-4000-8000-000000000001"
+    )
     assert resigned.status_code == 201 and resigned.json()["table"]["winners"] == [1]
     assert alice.get(url).json()["winners"] == [1]
     assert bob.get(url).json()["winners"] == [1]  # public once the game is over
