@@ -486,27 +486,17 @@ def close_window(
     Its command id is derived from the window and its deadline, so however many closers
     race (the timer task, a re-delivered copy, the sweeper, readers), one close is appended
     and the others get its stored outcome. ``by`` (``task``, ``sweeper``, ``read``,
-    ``command``) is recorded in the command's metadata: who got there first.
-
-    A window that is no longer open (closed early: all passed, countered) is left alone
-    without a command, so its deadline's close records no refusal. Only a close racing
-    another closer that ends the window some other way can still record one."""
+    ``command``) is recorded in the command's metadata: who got there first."""
     now = clock_ms() if now is None else now
     if now < deadline:
         return None  # not due: refusing it under the derived id would block the real close
     command_id = derived_command_id(game_id, f"close:{window_id}:{deadline}")
-    command = {"type": "close_window", "window": window_id}
-    window = getattr(game_load(game_id=game_id).state, "window", None)
     try:
-        if window is None or window.id != window_id:
-            # Closed already: by this very close (a duplicate task gets its stored
-            # outcome), or some other way (nothing, and nothing recorded).
-            return _prior_outcome(game_id, command_id, SYSTEM, command)
         return game_command_execute(
             game_id=game_id,
             seat=None,
             actor=SYSTEM,
-            command=command,
+            command={"type": "close_window", "window": window_id},
             command_id=command_id,
             now=now,
             run_bots=run_bots,
@@ -781,11 +771,11 @@ def _timeout_command(
     table: Table, definition: GameDefinition, state: Any, seat: int
 ) -> dict[str, Any] | None:
     if table.turn_action == Table.TurnAction.DISCARD:
-        # The first card in hand, played with no effect (Family Business's ``discard``
-        # option; a game without one falls back to its heuristic bot).
-        for option in definition.legal_commands(state, seat):
-            if option.command == "discard":
-                return {"type": "play", "card": option.card, "discard": True}
+        # A card played with no effect; the game names it (never a counter while another
+        # card could go). With nothing to discard the heuristic bot plays.
+        card = definition.timeout_discard(state, seat)
+        if card is not None:
+            return {"type": "play", "card": card, "discard": True}
     bot = definition.bots.get("heuristic") or next(iter(definition.bots.values()))
     rng = definition.bot_rng(f"{table.id}:{seat}:timeout", state, seat)
     choice = bot().choose(state, seat, rng)
