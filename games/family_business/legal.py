@@ -107,7 +107,8 @@ def timeout_discard(state: GameState, seat: int) -> str | None:
     when ``seat`` has no card play to make now (not its turn, a window open, no cards)."""
     cards = [o.card for o in legal_commands(state, seat) if o.command == "discard" and o.card]
     others = [c for c in cards if KIND_INFO[CARD_KIND[c]].category is not Category.COUNTER]
-    return (others or cards or [None])[0]
+    pick = others or cards
+    return pick[0] if pick else None
 
 
 def _butcher_option(state: GameState, seat: int) -> Option:

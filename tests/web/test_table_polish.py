@@ -98,7 +98,9 @@ def test_bob_counters_once_runs_out_of_time_and_reads_it_in_the_log(new_page):
     timeout = bob.get_by_test_id("timeout")
     expect(timeout).to_have_count(1)
     expect(timeout).to_contain_text(
-        re.compile(r"^\d+ Time ran out: Murder Inc\. \(bob\) discarded an? .+ \(the system played for them\)\.$")
+        re.compile(
+            r"^\d+ Time ran out: Murder Inc\. \(bob\) discarded an? .+ \(the system played for them\)\.$"
+        )
     )
     expect(timeout).not_to_contain_text("FAMILY INFLUENCE")
     expect(bob.locator('#hand .card[data-kind="FAMILY_INFLUENCE"]')).to_have_count(1)
