@@ -489,6 +489,19 @@ def test_unforgiving_whose_owner_lost_their_last_mobster_to_the_hit_has_no_decis
     assert state.hit_list == (A[0],) and state.turn_seat == 2
 
 
+def test_the_hit_player_resigning_during_unforgiving_leaves_the_rest_of_the_hit_undone():
+    state = make_state(
+        3, hands={0: ["HIT", LAM], 1: FILLER, 2: FILLER}, abilities={B[0]: "UNFORGIVING"}
+    )
+    state, _ = play_kind(state, 0, "HIT", B[0], own=A[0])
+    window = decision(state, "unforgiving")
+    state, _ = play(state, 0, Resign())
+    assert decision(state, "unforgiving") == window and state.players[0].out
+    state, events = play(state, 1, Unforgiving(window, C[1]))
+    assert listed_at(events) == [(C[1], 0)]  # HIT's own mobster left with its family
+    assert of_type(events, TurnStarted)[0].seat == 1 and state.hit_list == (C[1],)
+
+
 def test_no_decision_on_unforgiving_means_no_effect_and_the_hit_goes_on():
     state = make_state(
         3, hands={0: ["HIT", LAM], 1: FILLER, 2: FILLER}, abilities={B[0]: "UNFORGIVING"}
