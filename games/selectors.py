@@ -6,6 +6,7 @@ Reads only. Game state is never read here: it comes from ``games.service`` (``ga
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -146,17 +147,30 @@ def tables_of_user(
     return list(query.order_by("-created_at")[:limit])
 
 
+# The last event of each stream: one index probe per stream (uniq_stream_seq, backwards).
+_LAST_EVENTS = """
+SELECT t.id, e.type, e.payload
+FROM unnest(%s::uuid[]) AS t(id)
+CROSS JOIN LATERAL (
+    SELECT type, payload FROM events_storedevent
+    WHERE stream_id = t.id ORDER BY seq DESC LIMIT 1
+) AS e
+"""
+
+
 def winners_of(tables: Sequence[Table]) -> dict[uuid.UUID, list[int]]:
-    """The winning seats of each finished table among ``tables``, from its game's end event
-    (public once the game is over): one query for the lot."""
-    finished = {t.id: t.game for t in tables if t.status == Table.Status.FINISHED}
+    """The winning seats of each finished table among ``tables``: its game's last event is
+    its end (nothing is appended after it), public once the game is over. One query."""
+    finished = {t.id: f"{t.game}.GameEnded" for t in tables if t.status == Table.Status.FINISHED}
     if not finished:
         return {}
-    ends = {f"{game}.GameEnded" for game in finished.values()}
-    rows = StoredEvent.objects.filter(stream_id__in=list(finished), type__in=ends)
+    with connection.cursor() as cursor:
+        cursor.execute(_LAST_EVENTS, [list(finished)])
+        rows = cursor.fetchall()
     return {
-        row.stream_id: list(row.payload.get("winners", []))
-        for row in rows.only("stream_id", "payload").order_by("seq")
+        stream: list((payload if isinstance(payload, dict) else json.loads(payload))["winners"])
+        for stream, kind, payload in rows
+        if kind == finished[stream]
     }
 
 
