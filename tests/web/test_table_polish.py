@@ -83,8 +83,16 @@ def test_bob_counters_once_runs_out_of_time_and_reads_it_in_the_log(new_page):
     # The phone hand fills three columns: the first row holds three cards.
     hand = bob.locator("#hand .card")
     expect(hand).to_have_count(6)
-    tops = [round(box["y"]) for box in (c.bounding_box() for c in hand.all()) if box]
-    assert tops.count(tops[0]) == 3, tops
+    # measured in the page, on the cards drawn at that moment (the hand is redrawn whenever
+    # the state is re-read); it never holds with two columns
+    bob.wait_for_function(
+        """() => {
+          const tops = [...document.querySelectorAll('#hand .card')]
+            .map((c) => Math.round(c.getBoundingClientRect().top));
+          return tops.length === 6 && tops[0] > 0 && tops[3] > tops[0]
+            && tops.filter((t) => t === tops[0]).length === 3;
+        }"""
+    )
     shot(bob, "31-phone-your-turn")
 
     # bob's turn runs out: the system discards for him, never a counter while he has others.
