@@ -34,6 +34,7 @@ from api.viewers import (
     refreshed,
     state_view,
     table_document,
+    winners,
 )
 from events.store import iso
 from games import selectors
@@ -74,7 +75,7 @@ def _command_result(access: Access, outcome: CommandOutcome) -> Response:
         "state": state_view(access, loaded.state, now=now),
         "server_time": now,
         **live_fields(access, loaded),
-        "table": table_document(access.table, access.user),
+        "table": table_document(access.table, access.user, winners(loaded.state)),
     }
     response = Response(body, status=status.HTTP_201_CREATED)
     if outcome.replayed:

@@ -104,8 +104,11 @@ def refreshed(access: Access, loaded: LoadedGame | None = None) -> Access:
 # --- tables ------------------------------------------------------------------------------
 
 
-def table_document(table: Table, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
-    """A table as anyone signed in may see it: never its seed or stacked deck."""
+def table_document(
+    table: Table, user: AbstractBaseUser | AnonymousUser, winners: list[int] | None = None
+) -> dict[str, Any]:
+    """A table as anyone signed in may see it: never its seed or stacked deck. ``winners``:
+    the winning seats once the game is over (``selectors.winners_of``, or the state's)."""
     return {
         "id": str(table.id),
         "game": table.game,
@@ -131,6 +134,7 @@ def table_document(table: Table, user: AbstractBaseUser | AnonymousUser) -> dict
         "created_at": iso(table.created_at),
         "started_at": iso(table.started_at) if table.started_at else None,
         "your_seat": selectors.seat_of(table, user),
+        "winners": winners,
     }
 
 
@@ -189,6 +193,11 @@ def live_fields(access: Access, loaded: LoadedGame, *, delayed: bool = False) ->
     }
 
 
+def winners(state: Any) -> list[int] | None:
+    """The winning seats if ``state`` is a finished game."""
+    return list(state.winners) if getattr(state, "over", False) else None
+
+
 def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, Any]:
     state, version = visible_state(access, loaded)
     view = state_view(access, state, now=now)
@@ -202,7 +211,7 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
         "delayed_by": loaded.version - version if access.delay else 0,
         "window_remaining_ms": max(0, window["deadline"] - now) if window else None,
         **live_fields(access, loaded, delayed=version != loaded.version),
-        "table": table_document(access.table, access.user),
+        "table": table_document(access.table, access.user, winners(state)),
         "state": view,
     }
 
