@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.family_business import CARD_KIND
@@ -188,14 +189,24 @@ class TableListQuerySerializer(serializers.Serializer):
 # --- games -------------------------------------------------------------------------------
 
 
+@extend_schema_field({"$ref": "#/components/schemas/Command"})  # api.contract
+class CommandField(serializers.JSONField):
+    """An engine command; ``codec.decode_command`` checks it (400 bad_command)."""
+
+
+# expected_version is stored in a PostgreSQL integer column.
+MAX_VERSION = 2**31 - 1
+
+
 class CommandRequestSerializer(StrictSerializer):
-    command = serializers.JSONField(
+    command = CommandField(
         help_text='An engine command, e.g. {"type": "play", "card": "c07", "targets": '
         '["bugs-moran"]}: play, counter, pass, resign; on advanced tables also draw, '
         "use_butcher, unforgiving, end_turn; see docs/rules.md#commands."
     )
     expected_version = StrictIntegerField(
         min_value=0,
+        max_value=MAX_VERSION,
         required=False,
         allow_null=True,
         help_text="Refuse with 409 stale_version unless the game is at this version "
@@ -207,6 +218,9 @@ class CommandRequestSerializer(StrictSerializer):
         help_text="Optional. The seat is always the one you hold; any other is 403.",
     )
 
+    class Meta:
+        ref_name = "GameCommand"  # GameCommandRequest in the schema
+
     def validate_command(self, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise serializers.ValidationError("A command is a JSON object with a 'type'.")
@@ -217,8 +231,10 @@ class FeedQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(min_value=0, default=0, help_text="Events with seq > after.")
     wait = serializers.FloatField(
         min_value=0,
+        max_value=settings.FB_FEED_MAX_WAIT,
         default=0,
-        help_text="Long-poll: wait up to this many seconds (max 25) for a new event.",
+        help_text="Long-poll: wait up to this many seconds (at most FB_FEED_MAX_WAIT, "
+        "default 25) for a new event.",
     )
     limit = serializers.IntegerField(min_value=1, max_value=1000, default=500)
 
