@@ -58,6 +58,12 @@ def typed_json(schema: contract.JsonSchema, **kwargs: Any) -> serializers.Field:
     return field_class(**kwargs)
 
 
+VIEWER: contract.JsonSchema = {
+    "oneOf": [contract.SEAT, {"type": "string", "enum": ["spectator", "staff"]}],
+    "description": 'Your seat number, "spectator" or "staff".',
+}
+
+
 class ErrorSerializer(serializers.Serializer):
     code = serializers.ChoiceField(
         choices=sorted(ALL_CODES),
@@ -139,10 +145,10 @@ class WindowViewSerializer(serializers.Serializer):
 
 
 class GameViewSerializer(serializers.Serializer):
-    """The engine's projection of the game for one viewer (``view(state, viewer)``)."""
+    """The game as one viewer may see it."""
 
     rules_version = serializers.IntegerField()
-    viewer = serializers.JSONField(help_text='Your seat number, "spectator" or "staff".')
+    viewer = typed_json(VIEWER)
     players = PlayerViewSerializer(many=True)
     turn = serializers.IntegerField()
     turn_seat = serializers.IntegerField()
@@ -217,7 +223,7 @@ class GameDocumentSerializer(serializers.Serializer):
     game_id = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The last event's seq you can see.")
     server_time = serializers.IntegerField(help_text="Server clock, ms since the epoch.")
-    viewer = serializers.JSONField(help_text='Your seat number, "spectator" or "staff".')
+    viewer = typed_json(VIEWER)
     seat = serializers.IntegerField(allow_null=True, help_text="The seat you hold, if any.")
     delayed_by = serializers.IntegerField(help_text="Events hidden from you (spectator delay).")
     window_remaining_ms = serializers.IntegerField(allow_null=True)
@@ -286,7 +292,7 @@ class ReplaySerializer(serializers.Serializer):
     game_id = serializers.UUIDField()
     at = serializers.IntegerField()
     version = serializers.IntegerField()
-    viewer = serializers.JSONField()
+    viewer = typed_json(VIEWER)
     server_time = serializers.IntegerField()
     hash = serializers.CharField(
         allow_null=True,
