@@ -382,11 +382,11 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 REQUEST_ID = OpenApiParameter(
     "X-Request-ID",
-    type={"type": "string", "pattern": "^[A-Za-z0-9._:/+=-]{1,128}$"},
+    type=str,
     location=OpenApiParameter.HEADER,
     required=False,
-    description="Echoed back; stored with your command. Generated when absent (or not of "
-    "this form).",
+    description="Echoed back; stored with your command. Up to 128 of `A-Za-z0-9._:/+=-`; "
+    "any other value is replaced by a generated id (never refused).",
 )
 
 
@@ -657,6 +657,19 @@ def _error_response(op: Operation, code_status: int, old: dict[str, Any] | None)
     }
 
 
+# Bounds of parameters declared by views that do not say them themselves.
+PARAMETER_BOUNDS: dict[str, dict[str, Any]] = {
+    "Last-Event-ID": {"type": "integer", "minimum": 0},  # a seq; digits only
+}
+
+
+def _bound_parameters(operation: dict[str, Any]) -> None:
+    for parameter in operation.get("parameters", []):
+        bounds = PARAMETER_BOUNDS.get(parameter["name"])
+        if bounds:
+            parameter["schema"] = {**parameter.get("schema", {}), **bounds}
+
+
 def _mark_strict_requests(schema: dict[str, Any]) -> None:
     """Request bodies are strict serializers (``api.serializers.StrictSerializer``): the
     server refuses unknown fields, so the schema says so."""
@@ -685,6 +698,7 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             if op is None:
                 continue
             operation["operationId"] = op.id
+            _bound_parameters(operation)
             if "security" in operation and operation["security"] != [{}]:
                 operation["security"] = authenticated
             responses = operation["responses"]

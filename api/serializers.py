@@ -25,6 +25,9 @@ class StrictIntegerField(serializers.IntegerField):
     default_error_messages = {"invalid": "A whole number is required."}
 
     def to_internal_value(self, data: Any) -> int:
+        # 4.0 is a whole number in JSON (and in JSON Schema); "4" and true are not
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return int(super().to_internal_value(data))
@@ -178,7 +181,22 @@ class AddBotSerializer(StrictSerializer):
     position = StrictIntegerField(min_value=0, max_value=5, required=False, allow_null=True)
 
 
-class TableListQuerySerializer(serializers.Serializer):
+class QuerySerializer(serializers.Serializer):
+    """A query string: a parameter given empty (``?status=``) is refused, not taken as
+    absent (DRF's default for form-like input)."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        blank = sorted(
+            name
+            for name in self.fields
+            if hasattr(self.initial_data, "get") and self.initial_data.get(name) == ""
+        )
+        if blank:
+            raise serializers.ValidationError({name: ["A value is required."] for name in blank})
+        return attrs
+
+
+class TableListQuerySerializer(QuerySerializer):
     mine = serializers.BooleanField(
         default=False, help_text="Your tables (seated or created), any status."
     )
@@ -227,7 +245,7 @@ class CommandRequestSerializer(StrictSerializer):
         return value
 
 
-class FeedQuerySerializer(serializers.Serializer):
+class FeedQuerySerializer(QuerySerializer):
     after = serializers.IntegerField(min_value=0, default=0, help_text="Events with seq > after.")
     wait = serializers.FloatField(
         min_value=0,
@@ -246,13 +264,13 @@ class FeedQuerySerializer(serializers.Serializer):
         return value
 
 
-class StreamQuerySerializer(serializers.Serializer):
+class StreamQuerySerializer(QuerySerializer):
     after = serializers.IntegerField(
         min_value=0, default=0, help_text="Start after this seq (Last-Event-ID wins)."
     )
 
 
-class ReplayQuerySerializer(serializers.Serializer):
+class ReplayQuerySerializer(QuerySerializer):
     at = serializers.IntegerField(
         min_value=1, required=False, help_text="Sequence number; default the latest."
     )

@@ -249,3 +249,14 @@ def test_request_examples_are_valid_requests(schema) -> None:
             body.validate(example["value"])
             found += 1
     assert found >= 8
+
+
+@pytest.mark.parametrize("kind", [{}, [], None, 1])
+def test_a_command_type_that_is_not_a_string_is_a_bad_command(alice, bob, kind) -> None:
+    """Found by schemathesis: an unhashable `type` was a 500."""
+    table = create_table(alice, seats=2)
+    seat_all(table["id"], bob)
+    game = start(alice, table["id"])["game_id"]
+    response = alice.command(game, {"type": kind})
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == "bad_command"
