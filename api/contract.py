@@ -115,7 +115,7 @@ def _description(cls: type) -> str:
     doc = (cls.__doc__ or "").strip()
     if doc.startswith(f"{cls.__name__}("):  # the dataclass's generated signature
         return ""
-    return " ".join(doc.split())
+    return " ".join(doc.split()).replace("``", "`")  # Markdown, as the schema's text is
 
 
 # --- commands ------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from rest_framework import serializers
 
 from api import contract
 from api.errors import ALL_CODES, status_of
+from games.family_business.errors import CODES as RULE_CODES
 
 _REASONS = {
     400: "Bad request",
@@ -490,8 +491,9 @@ COMMAND_EXAMPLES = [
 # Codes every operation can answer with, by what it is.
 ANY = ("method_not_allowed", "not_acceptable", "database_unavailable", "rate_limited")
 SIGNED_IN = ("not_authenticated", "authentication_failed")
-WITH_BODY = ("malformed_json", "invalid", "unsupported_media_type", "csrf_failed")
-NO_BODY = ("malformed_json", "invalid", "unsupported_media_type", "csrf_failed")
+# POST and DELETE: every body is parsed (a route that takes none refuses one: invalid),
+# and a session caller needs the CSRF token.
+UNSAFE = ("malformed_json", "invalid", "unsupported_media_type", "csrf_failed")
 GAME = ("game_not_found",)
 STARTED = ("game_not_found", "not_started")
 COMMAND = (
@@ -502,7 +504,7 @@ COMMAND = (
     "game_over",
     "busy",
 )
-RULES = tuple(c for c in ALL_CODES if status_of(c) == 422 and c not in ("idempotency_key_reused",))
+RULES = tuple(c for c in RULE_CODES if status_of(c) == 422)  # the engine's refusals
 
 
 @dataclass(frozen=True)
@@ -544,42 +546,38 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "auth_token_create",
         ("malformed_json", "invalid", "invalid_credentials", "unsupported_media_type"),
     ),
-    ("delete", "/api/v1/auth/token"): Operation("auth_token_destroy", SIGNED_IN + NO_BODY),
+    ("delete", "/api/v1/auth/token"): Operation("auth_token_destroy", SIGNED_IN + UNSAFE),
     ("get", "/api/v1/auth/session"): Operation("auth_session_retrieve"),
     ("post", "/api/v1/auth/session"): Operation(
         "auth_session_create",
         ("malformed_json", "invalid", "invalid_credentials", "unsupported_media_type")
         + ("csrf_failed",),
     ),
-    ("delete", "/api/v1/auth/session"): Operation("auth_session_destroy", SIGNED_IN + NO_BODY),
+    ("delete", "/api/v1/auth/session"): Operation("auth_session_destroy", SIGNED_IN + UNSAFE),
     ("get", "/api/v1/auth/me"): Operation("auth_me", SIGNED_IN),
     ("get", "/api/v1/tables"): Operation("tables_list", SIGNED_IN + ("invalid",)),
     ("post", "/api/v1/tables"): Operation(
-        "tables_create", SIGNED_IN + WITH_BODY + ("bad_options", "forbidden"), TABLE_LINKS
+        "tables_create", SIGNED_IN + UNSAFE + ("bad_options", "forbidden"), TABLE_LINKS
     ),
     ("get", "/api/v1/tables/{table_id}"): Operation("tables_retrieve", SIGNED_IN + GAME),
     ("post", "/api/v1/tables/{table_id}/join"): Operation(
         "tables_join",
         SIGNED_IN
-        + WITH_BODY
+        + UNSAFE
         + GAME
         + ("seat_taken", "already_seated", "table_full")
         + ("table_not_open",),
     ),
     ("post", "/api/v1/tables/{table_id}/leave"): Operation(
-        "tables_leave", SIGNED_IN + NO_BODY + GAME + ("not_seated", "table_not_open")
+        "tables_leave", SIGNED_IN + UNSAFE + GAME + ("not_seated", "table_not_open")
     ),
     ("post", "/api/v1/tables/{table_id}/bots"): Operation(
         "tables_bots_create",
-        SIGNED_IN
-        + WITH_BODY
-        + GAME
-        + ("forbidden", "seat_taken", "table_full")
-        + ("table_not_open",),
+        SIGNED_IN + UNSAFE + GAME + ("forbidden", "seat_taken", "table_full") + ("table_not_open",),
     ),
     ("post", "/api/v1/tables/{table_id}/start"): Operation(
         "tables_start",
-        SIGNED_IN + NO_BODY + GAME + ("forbidden", "not_enough_players", "table_not_open"),
+        SIGNED_IN + UNSAFE + GAME + ("forbidden", "not_enough_players", "table_not_open"),
         GAME_LINKS,
     ),
     ("get", "/api/v1/games/{game_id}"): Operation(
@@ -588,19 +586,19 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/api/v1/games/{game_id}/commands"): Operation(
         "games_command_create",
         SIGNED_IN
-        + WITH_BODY
+        + UNSAFE
         + STARTED
         + COMMAND
         + RULES
         + ("bad_command", "stale_version", "window_closed", "not_a_player", "system_only"),
     ),
     ("post", "/api/v1/games/{game_id}/resign"): Operation(
-        "games_resign", SIGNED_IN + NO_BODY + STARTED + COMMAND + ("not_in_game",)
+        "games_resign", SIGNED_IN + UNSAFE + STARTED + COMMAND + ("not_in_game",)
     ),
     ("post", "/api/v1/games/{game_id}/undo"): Operation(
         "games_undo",
         SIGNED_IN
-        + NO_BODY
+        + UNSAFE
         + STARTED
         + COMMAND
         + ("undo_not_allowed", "nothing_to_undo", "undo_reveals_cards", "other_seat_acted"),

@@ -15,7 +15,7 @@ from django.urls import get_resolver
 from rest_framework.test import APIClient
 
 from api import contract
-from api.errors import status_of
+from api.errors import ALL_CODES, status_of
 from api.schema import OPERATIONS
 from games.family_business.bots import BOTS
 from games.family_business.codec import COMMAND_TYPES, decode_command
@@ -84,6 +84,14 @@ def test_each_error_status_lists_the_codes_of_that_operation(schema) -> None:
                 codes = response["description"].split("Codes: ")[1]
                 for code in codes.rstrip(".").split(", "):
                     assert status_of(code.strip("`")) == int(status), (method, path, code)
+
+
+def test_every_code_is_declared_by_some_operation() -> None:
+    """A new code must be given to the operations that answer with it (api.schema)."""
+    declared = {c for op in OPERATIONS.values() for c in (*op.codes, *op.common)}
+    undeclared = set(ALL_CODES) - declared
+    # not_found: routes that do not exist; server_error: a bug; bad_request: DRF's fallback
+    assert undeclared == {"not_found", "server_error", "bad_request"}
 
 
 def test_bounds_formats_and_strict_bodies_are_declared(schema) -> None:
