@@ -268,3 +268,26 @@ def test_a_command_type_that_is_not_a_string_is_a_bad_command(alice, bob, kind) 
     response = alice.command(game, {"type": kind})
     assert response.status_code == 400, response.json()
     assert response.json()["code"] == "bad_command"
+
+
+def _examples(schema: dict, path: str) -> list:
+    media = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+    return [e["value"] for e in media["examples"].values()]
+
+
+def test_try_it_out_sign_up_and_in_examples_succeed(schema) -> None:
+    (register,) = _examples(schema, "/api/v1/auth/register")
+    assert APIClient().post(f"{API}/auth/register", register, format="json").status_code == 201
+    (credentials,) = _examples(schema, "/api/v1/auth/token")
+    assert APIClient().post(f"{API}/auth/token", credentials, format="json").status_code == 200
+
+
+def test_try_it_out_table_examples_succeed(schema, alice, bob) -> None:
+    """The docs page's examples, sent as they are, are accepted."""
+    for body in _examples(schema, "/api/v1/tables"):
+        table = alice.post("/tables", body)
+        assert table.status_code == 201, table.json()
+    (join,) = _examples(schema, "/api/v1/tables/{table_id}/join")
+    assert bob.post(f"/tables/{table.json()['id']}/join", join).status_code == 201
+    (bot,) = _examples(schema, "/api/v1/tables/{table_id}/bots")
+    assert alice.post(f"/tables/{table.json()['id']}/bots", bot).status_code == 201
