@@ -358,17 +358,49 @@ class RecordEventSerializer(serializers.Serializer):
         ref_name = "RecordEvent"
 
 
+RecordTableSerializer = inline_serializer(
+    "RecordTable",
+    fields={
+        "mode": serializers.ChoiceField(choices=["casual", "ranked", "sandbox"]),
+        "seats": serializers.IntegerField(),
+        "reaction_seconds": serializers.IntegerField(),
+        "advanced": serializers.BooleanField(),
+        "undo": serializers.ChoiceField(choices=["off", "own_last"]),
+        "status": serializers.ChoiceField(choices=["open", "started", "finished"]),
+        "created_at": serializers.DateTimeField(),
+        "started_at": serializers.DateTimeField(allow_null=True),
+    },
+)
+
+
+class RecordCommandSerializer(serializers.Serializer):
+    command_id = serializers.UUIDField()
+    actor = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    command = serializers.DictField(help_text="As sent (a refused one may be malformed).")
+    expected_version = serializers.IntegerField(allow_null=True)
+    now_ms = serializers.IntegerField()
+    outcome = serializers.ChoiceField(choices=["accepted", "refused"])
+    error_code = serializers.CharField(allow_null=True)
+    first_seq = serializers.IntegerField(allow_null=True)
+    last_seq = serializers.IntegerField(allow_null=True)
+    recorded_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "RecordCommand"
+
+
 ExportSerializer = inline_serializer(
     "GameRecord",
     fields={
         "format": serializers.CharField(),
         "game": serializers.CharField(),
         "stream_id": serializers.UUIDField(),
-        "table": serializers.DictField(),
-        "seats": serializers.ListField(child=serializers.DictField()),
+        "table": RecordTableSerializer,
+        "seats": SeatSerializer(many=True),
         "seed": serializers.CharField(allow_null=True),
         "events": RecordEventSerializer(many=True),
-        "commands": serializers.ListField(child=serializers.DictField()),
+        "commands": RecordCommandSerializer(many=True),
     },
 )
 

@@ -64,16 +64,22 @@ def _pick(options):
 
 def test_a_generated_client_plays_a_whole_game(fbclient, live_server) -> None:
     models = importlib.import_module(f"{PACKAGE}.models")
-    anonymous = fbclient.Client(base_url=live_server.url, raise_on_unexpected_status=True)
-    registered = _api("auth/auth_register").sync(
-        client=anonymous,
-        body=models.RegisterRequest(username="gen-alice", password="correct-horse-battery"),
-    )
+    # closed at the end (with): a kept-alive connection would keep the server's database
+    # session open past the test
+    with fbclient.Client(base_url=live_server.url, raise_on_unexpected_status=True) as anonymous:
+        registered = _api("auth/auth_register").sync(
+            client=anonymous,
+            body=models.RegisterRequest(username="gen-alice", password="correct-horse-battery"),
+        )
     assert isinstance(registered, models.Registered), registered
     # the generator's default scheme is Bearer; the server takes it as well as Token
-    alice = fbclient.AuthenticatedClient(
+    with fbclient.AuthenticatedClient(
         base_url=live_server.url, token=registered.token, raise_on_unexpected_status=True
-    )
+    ) as alice:
+        play_a_game(models, alice)
+
+
+def play_a_game(models, alice) -> None:
     assert _api("auth/auth_me").sync(client=alice).username == "gen-alice"
 
     table = _api("tables/tables_create").sync(client=alice, body=models.TableCreateRequest(seats=2))
