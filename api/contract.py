@@ -19,6 +19,7 @@ from dataclasses import MISSING, fields
 from typing import Any
 
 from games.family_business import events as engine_events
+from games.family_business.cards import Kind
 from games.family_business.codec import COMMAND_TYPES
 from games.family_business.events import EVENT_TYPES
 from games.family_business.view import redact_event
@@ -50,6 +51,12 @@ WINDOW_ID: JsonSchema = {
     "examples": ["w1"],
 }
 SEAT: JsonSchema = {"type": "integer", "minimum": 0, "maximum": MAX_SEAT}
+CARD_KIND_ENUM: JsonSchema = {
+    "type": "string",
+    "enum": [k.value for k in Kind],
+    "description": "A card's kind code (docs/rules.md#action-cards).",
+}
+CARD_KIND: JsonSchema = {"$ref": "#/components/schemas/CardKind"}
 
 # What a field of an engine command or event holds, by its name, where that says more
 # than its Python type (a card id, a mobster id, a window id, a seat).
@@ -64,6 +71,7 @@ FIELD_SCHEMAS: dict[str, JsonSchema] = {
     "order": {"type": "array", "items": MOBSTER_ID},
     "seat": SEAT,
     "player": SEAT,
+    "kind": CARD_KIND,
     "source": {"type": "string", "enum": ["deck", "discard"]},
 }
 COMMAND_FIELD_SCHEMAS: dict[str, JsonSchema] = {
@@ -338,7 +346,7 @@ OPTION: JsonSchema = {
             "draw, use_butcher, unforgiving and end_turn: advanced rules only.",
         },
         "card": CARD_ID,
-        "kind": {"type": "string", "description": "The card's kind code."},
+        "kind": CARD_KIND,
         "window": WINDOW_ID,
         "choices": ref("Choices"),
         "send": {
@@ -400,7 +408,7 @@ ERROR_EXTRA: JsonSchema = {
 
 def components() -> dict[str, JsonSchema]:
     """Every component this module defines, by name."""
-    out: dict[str, JsonSchema] = {"Command": command_union()}
+    out: dict[str, JsonSchema] = {"CardKind": CARD_KIND_ENUM, "Command": command_union()}
     out.update({command_component_name(t): command_schema(t) for t in CLIENT_COMMANDS})
     out["EventData"] = event_union()
     out.update({event_component_name(t): event_schema(t) for t in EVENT_TYPES})
