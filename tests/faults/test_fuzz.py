@@ -179,5 +179,6 @@ def test_schemathesis_with_every_check_and_stateful_links(webs, tmp_path) -> Non
         capture_output=True,
         text=True,
         timeout=400,
+        cwd=tmp_path,  # its cache folder (.schemathesis/) stays out of the repository
     )
     assert result.returncode == 0, result.stdout[-12000:] + result.stderr[-3000:]
