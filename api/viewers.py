@@ -9,8 +9,9 @@ game as it was N events ago; once the game is over everything is revealed to eve
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
@@ -22,6 +23,9 @@ from games.core import GameDefinition, get_game
 from games.models import Table
 from games.record import event_data
 from games.service import LoadedGame, from_row, game_load, turn_key
+
+if TYPE_CHECKING:
+    from api.feed.hub import FeedRow
 
 Viewer = int | str  # a seat number, "spectator" or "staff"
 
@@ -210,7 +214,7 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
 def event_document(
     access: Access,
     definition: GameDefinition,
-    row: StoredEvent,
+    row: StoredEvent | FeedRow,
     *,
     revealed: bool,
 ) -> dict[str, Any]:
@@ -231,7 +235,7 @@ def event_document(
 
 
 def events_document(
-    access: Access, rows: list[StoredEvent], *, revealed: bool
+    access: Access, rows: Sequence[StoredEvent | FeedRow], *, revealed: bool
 ) -> list[dict[str, Any]]:
     definition = access.definition
     return [event_document(access, definition, row, revealed=revealed) for row in rows]

@@ -156,12 +156,14 @@ def seat_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> int | None:
 
 
 def events_between(
-    game_id: uuid.UUID, *, after: int, upto: int, limit: int | None = None
+    game_id: uuid.UUID, *, after: int, upto: int | None, limit: int | None = None
 ) -> list[StoredEvent]:
-    """Stored events with ``after < seq <= upto``, in order (at most ``limit``)."""
-    query = StoredEvent.objects.filter(stream_id=game_id, seq__gt=after, seq__lte=upto).order_by(
-        "seq"
-    )
+    """Stored events with ``after < seq <= upto`` (None: the latest), in order (at most
+    ``limit``)."""
+    query = StoredEvent.objects.filter(stream_id=game_id, seq__gt=after)
+    if upto is not None:
+        query = query.filter(seq__lte=upto)
+    query = query.order_by("seq")
     if limit is not None:
         query = query[:limit]
     return list(query)
