@@ -397,6 +397,7 @@ ERROR_EXTRA: JsonSchema = {
             "items": {"type": "string"},
             "description": "`illegal_target`: what could be named.",
         },
+        "limit": {"type": "integer", "description": "`too_many_feeds`: the limit."},
         "seat": {"type": "integer"},
         "window": {"type": "string"},
         "card": {"type": "string"},

@@ -536,6 +536,7 @@ COMMAND = (
     "game_over",
     "busy",
 )
+FEED = ("too_many_feeds", "feed_overloaded")  # the feed's connection limits (api.feed.limits)
 RULES = tuple(c for c in RULE_CODES if status_of(c) == 422)  # the engine's refusals
 
 
@@ -636,10 +637,10 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         + ("undo_not_allowed", "nothing_to_undo", "undo_reveals_cards", "other_seat_acted"),
     ),
     ("get", "/api/v1/games/{game_id}/events"): Operation(
-        "games_events_list", SIGNED_IN + STARTED + ("invalid",)
+        "games_events_list", SIGNED_IN + STARTED + FEED + ("invalid",)
     ),
     ("get", "/api/v1/games/{game_id}/events/stream"): Operation(
-        "games_events_stream", SIGNED_IN + STARTED + ("invalid",)
+        "games_events_stream", SIGNED_IN + STARTED + FEED + ("invalid",)
     ),
     ("get", "/api/v1/games/{game_id}/replay"): Operation(
         "games_replay_retrieve", SIGNED_IN + STARTED + ("invalid",)
