@@ -291,3 +291,14 @@ def test_try_it_out_table_examples_succeed(schema, alice, bob) -> None:
     assert bob.post(f"/tables/{table.json()['id']}/join", join).status_code == 201
     (bot,) = _examples(schema, "/api/v1/tables/{table_id}/bots")
     assert alice.post(f"/tables/{table.json()['id']}/bots", bot).status_code == 201
+
+
+@pytest.mark.parametrize("path", ["events", "events/stream"])
+def test_the_feed_refuses_other_methods_and_unknown_formats(alice, path) -> None:
+    """Found by schemathesis: the async feed answered TRACE, and ignored ?format=."""
+    url = f"{API}/games/{uuid.uuid4()}/{path}"
+    response = alice.client.generic("TRACE", url)
+    assert response.status_code == 405 and response.json()["code"] == "method_not_allowed"
+    assert response["Allow"] == "GET, HEAD"
+    response = alice.client.get(url, {"format": "AAA"})
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
