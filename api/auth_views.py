@@ -56,8 +56,11 @@ class RegisterView(ApiView):
     @extend_schema(
         tags=["auth"],
         summary="Create an account; returns its API token",
+        description="Passwords go through Django's validators (8+ characters, not common, "
+        "not all digits); a taken username (in any case) is 400 `invalid`.",
         request=RegisterSerializer,
-        responses={201: RegisteredSerializer, **schema.errors(400, 429)},
+        examples=[schema.CREDENTIALS_EXAMPLE],
+        responses={201: RegisteredSerializer},
         auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -93,9 +96,11 @@ class TokenView(ApiView):
     @extend_schema(
         tags=["auth"],
         summary="Exchange a username and password for an API token",
-        description="Send the token as `Authorization: Token <token>` on every request.",
+        description="Send the token as `Authorization: Token <token>` (or `Bearer "
+        "<token>`) on every request.",
         request=CredentialsSerializer,
-        responses={200: TokenSerializer, **schema.errors(400, 429)},
+        examples=[schema.CREDENTIALS_EXAMPLE],
+        responses={200: TokenSerializer},
         auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -106,8 +111,9 @@ class TokenView(ApiView):
     @extend_schema(
         tags=["auth"],
         summary="Revoke your API token (every client using it is signed out)",
+        description="No body. Sign in again for a new token.",
         request=None,
-        responses={204: None, **schema.errors(401)},
+        responses={204: None},
     )
     def delete(self, request: Request) -> Response:
         Token.objects.filter(user=request.user).delete()
@@ -130,6 +136,8 @@ class SessionView(ApiView):
     @extend_schema(
         tags=["auth"],
         summary="The signed-in user (or null) and a CSRF token; sets the csrftoken cookie",
+        description="For the browser: send the token back as `X-CSRFToken` when signing in "
+        "and on every unsafe request made with the session cookie.",
         responses={200: SessionSerializer},
         auth=[],
     )
@@ -139,8 +147,11 @@ class SessionView(ApiView):
     @extend_schema(
         tags=["auth"],
         summary="Sign in with a session cookie (browser); needs the X-CSRFToken header",
+        description="Sets the session cookie; the CSRF token rotates (read the new one from "
+        "the answer).",
         request=CredentialsSerializer,
-        responses={200: SessionSerializer, **schema.errors(400, 403, 429)},
+        examples=[schema.CREDENTIALS_EXAMPLE],
+        responses={200: SessionSerializer},
         auth=[],
     )
     def post(self, request: Request) -> Response:
@@ -152,8 +163,9 @@ class SessionView(ApiView):
     @extend_schema(
         tags=["auth"],
         summary="Sign out of the session",
+        description="No body; needs the `X-CSRFToken` header.",
         request=None,
-        responses={204: None, **schema.errors(401, 403)},
+        responses={204: None},
     )
     def delete(self, request: Request) -> Response:
         if not request.user.is_authenticated:
@@ -177,7 +189,8 @@ class MeView(ApiView):
     @extend_schema(
         tags=["auth"],
         summary="The signed-in user",
-        responses={200: UserSerializer, **schema.errors(401)},
+        description="Your id, username and whether you are staff.",
+        responses={200: UserSerializer},
     )
     def get(self, request: Request) -> Response:
         return Response(user_document(request.user))

@@ -108,7 +108,7 @@ class GameView(ApiView):
         "(and the game `spectator_delay` events ago); staff everything. An overdue reaction "
         "window is closed first. `server_time` and the window's `deadline` share one clock.",
         parameters=[GAME_ID],
-        responses={200: schema.GameDocumentSerializer, **schema.errors(401, 404, 409)},
+        responses={200: schema.GameDocumentSerializer},
     )
     def get(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id, state_follows=True)
@@ -122,16 +122,15 @@ class CommandView(ApiView):
     @extend_schema(
         tags=["games"],
         summary="Play: send an engine command for your seat",
-        description="The seat is the one you hold (never taken from the body). Needs an "
-        "`Idempotency-Key`. Refusals append nothing: 422 with the engine's code, 409 "
-        "`stale_version` (`extra.current_version`), 409 `window_closed` (`extra.winning_seq` "
-        "when a counter won), 409 `game_over`.",
+        description="`command` is one of the typed commands (a `legal` option's `send` is "
+        "one, ready to send). The seat is the one you hold (never taken from the body). "
+        "Needs an `Idempotency-Key`. Refusals append nothing: 422 with the engine's code, "
+        "409 `stale_version` (`extra.current_version`), 409 `window_closed` "
+        "(`extra.winning_seq` when a counter won), 409 `game_over`.",
         parameters=[GAME_ID, schema.IDEMPOTENCY_KEY, schema.REQUEST_ID],
         request=CommandRequestSerializer,
-        responses={
-            201: schema.CommandResultSerializer,
-            **schema.errors(400, 401, 403, 404, 409, 422, 429, 503),
-        },
+        examples=schema.COMMAND_EXAMPLES,
+        responses={201: schema.CommandResultSerializer},
     )
     def post(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id, started=False, state_follows=True)
@@ -164,12 +163,11 @@ class ResignView(ApiView):
     @extend_schema(
         tags=["games"],
         summary='Resign (the command {"type": "resign"})',
+        description="No body. Your mobsters go to the graveyard and your hand is "
+        "discarded; the game goes on without you.",
         parameters=[GAME_ID, schema.IDEMPOTENCY_KEY, schema.REQUEST_ID],
         request=None,
-        responses={
-            201: schema.CommandResultSerializer,
-            **schema.errors(400, 401, 403, 404, 409, 422, 429, 503),
-        },
+        responses={201: schema.CommandResultSerializer},
     )
     def post(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id, started=False)
@@ -186,12 +184,11 @@ class UndoView(ApiView):
     @extend_schema(
         tags=["games"],
         summary="Take back your last command (casual tables, if nobody acted since)",
+        description="No body. `undo_available` in the game document says whether it "
+        "would be accepted now. The answer's events are one `stream.Undone` marker.",
         parameters=[GAME_ID, schema.IDEMPOTENCY_KEY, schema.REQUEST_ID],
         request=None,
-        responses={
-            201: schema.CommandResultSerializer,
-            **schema.errors(400, 401, 403, 404, 409, 422, 429),
-        },
+        responses={201: schema.CommandResultSerializer},
     )
     def post(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id)
@@ -267,7 +264,7 @@ class ReplayView(ApiView):
         description="Before the game ends you see it as you would have then (your hand "
         "only). Once the game is over, every replay shows every hand and the deck.",
         parameters=[GAME_ID, ReplayQuerySerializer],
-        responses={200: schema.ReplaySerializer, **schema.errors(400, 401, 404, 409)},
+        responses={200: schema.ReplaySerializer},
     )
     def get(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id)
@@ -320,7 +317,7 @@ class AuditView(ApiView):
         summary="Every event (with hashes) and every command, accepted or refused",
         description="For the game's players once it is over, and for staff at any time.",
         parameters=[GAME_ID],
-        responses={200: schema.AuditSerializer, **schema.errors(401, 403, 404)},
+        responses={200: schema.AuditSerializer},
     )
     def get(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id, started=False)
@@ -376,7 +373,7 @@ class ExportView(ApiView):
         description="For the game's players once it is over, and for staff at any time "
         "(an unfinished game's record reveals its seed).",
         parameters=[GAME_ID],
-        responses={200: schema.ExportSerializer, **schema.errors(401, 403, 404)},
+        responses={200: schema.ExportSerializer},
     )
     def get(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id, started=False)

@@ -1,27 +1,44 @@
-"""OpenAPI documentation: response shapes and the error envelope.
+"""OpenAPI documentation: response shapes, the error envelope, and each operation's id,
+description, errors and links.
 
-These serializers document what the views return (the views build plain dicts from the
-engine's projection); the ``Error`` component's ``code`` is an enum of every code the API
-can answer with, and each error response lists the codes that use its status.
+The serializers here document what the views return (the views build plain dicts from the
+engine's projection); the typed engine parts (commands, events, options, error data) come
+from ``api.contract``. ``postprocess`` (a drf-spectacular hook) finishes the schema from
+the table ``OPERATIONS``: one place says every operation's id and the codes it answers
+with, so each error status lists exactly that operation's codes.
 """
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, inline_serializer
+from dataclasses import dataclass, field
+from typing import Any
+
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import serializers
 
-from api.errors import ALL_CODES, STATUS, status_of
+from api import contract
+from api.errors import ALL_CODES, status_of
+from games.family_business.errors import CODES as RULE_CODES
 
 _REASONS = {
     400: "Bad request",
     401: "Not authenticated",
     403: "Forbidden",
     404: "Not found",
+    405: "Method not allowed",
+    406: "Not acceptable",
     409: "Conflict with the game's current state",
+    413: "Request body too large",
     415: "Unsupported media type",
     422: "Refused by the rules",
     429: "Rate limited",
-    503: "Busy; retry",
+    503: "Unavailable; retry",
 }
 
 
@@ -36,40 +53,28 @@ def _code_table() -> str:
     return "\n".join(lines)
 
 
+def typed_json(schema: contract.JsonSchema, **kwargs: Any) -> serializers.Field:
+    """A JSON field documented by a raw schema (usually a ``contract.ref``)."""
+    field_class = extend_schema_field(schema)(type("TypedJSONField", (serializers.JSONField,), {}))
+    return field_class(**kwargs)
+
+
+VIEWER: contract.JsonSchema = {
+    "oneOf": [contract.SEAT, {"type": "string", "enum": ["spectator", "staff"]}],
+    "description": 'Your seat number, "spectator" or "staff".',
+}
+
+
 class ErrorSerializer(serializers.Serializer):
     code = serializers.ChoiceField(
         choices=sorted(ALL_CODES),
         help_text="Stable machine code; its HTTP status is fixed:\n\n" + _code_table(),
     )
     message = serializers.CharField(help_text="For people; may change.")
-    extra = serializers.DictField(
-        help_text="Structured data: `fields` (400 invalid), `current_version` "
-        "(stale_version), `winning_seq` (window_closed), `retry_after` (rate_limited), "
-        "or the engine's data (e.g. `choices`)."
-    )
+    extra = typed_json(contract.ref("ErrorExtra"))
 
     class Meta:
         ref_name = "Error"
-
-
-def errors(*statuses: int) -> dict[int, OpenApiResponse]:
-    """Error responses for an operation, each listing the codes that use that status."""
-    out: dict[int, OpenApiResponse] = {}
-    for code_status in statuses:
-        codes = codes_with_status(code_status)
-        reason = _REASONS.get(code_status, "Error")
-        listed = ", ".join(f"`{c}`" for c in codes)
-        out[code_status] = OpenApiResponse(
-            ErrorSerializer, description=f"{reason}. Codes: {listed}."
-        )
-    return out
-
-
-GAME_ERRORS = (400, 401, 403, 404, 409, 429)
-
-
-def all_statuses() -> list[int]:
-    return sorted(set(STATUS.values()))
 
 
 # --- shapes ------------------------------------------------------------------------------
@@ -140,35 +145,11 @@ class WindowViewSerializer(serializers.Serializer):
     )
 
 
-class OptionSerializer(serializers.Serializer):
-    command = serializers.ChoiceField(
-        choices=[
-            "play",
-            "discard",
-            "counter",
-            "pass",
-            "close_window",
-            "resign",
-            "draw",
-            "use_butcher",
-            "unforgiving",
-            "end_turn",
-        ],
-        help_text="draw, use_butcher, unforgiving and end_turn: advanced rules only.",
-    )
-    card = serializers.CharField(required=False)
-    kind = serializers.CharField(required=False)
-    window = serializers.CharField(required=False)
-    choices = serializers.DictField(
-        required=False, help_text="What the command must name; see docs/rules.md."
-    )
-
-
 class GameViewSerializer(serializers.Serializer):
-    """The engine's projection of the game for one viewer (``view(state, viewer)``)."""
+    """The game as one viewer may see it."""
 
     rules_version = serializers.IntegerField()
-    viewer = serializers.JSONField(help_text='Your seat number, "spectator" or "staff".')
+    viewer = typed_json(VIEWER)
     players = PlayerViewSerializer(many=True)
     turn = serializers.IntegerField()
     turn_seat = serializers.IntegerField()
@@ -191,8 +172,14 @@ class GameViewSerializer(serializers.Serializer):
     winners = serializers.ListField(child=serializers.IntegerField())
     deck = CardSerializer(many=True, required=False, help_text="Staff, or after the end.")
     seed = serializers.CharField(required=False, help_text="After the end only.")
-    legal = OptionSerializer(
-        many=True, required=False, help_text="What your seat may do now (seats only)."
+    legal = typed_json(
+        {
+            "type": "array",
+            "items": contract.ref("Option"),
+            "description": "What your seat may do now (seats only); each option's `send` "
+            "is a command to POST.",
+        },
+        required=False,
     )
     revealed = serializers.BooleanField(help_text="Every hand and the deck are shown.")
 
@@ -242,7 +229,7 @@ class GameDocumentSerializer(serializers.Serializer):
     game_id = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The last event's seq you can see.")
     server_time = serializers.IntegerField(help_text="Server clock, ms since the epoch.")
-    viewer = serializers.JSONField(help_text='Your seat number, "spectator" or "staff".')
+    viewer = typed_json(VIEWER)
     seat = serializers.IntegerField(allow_null=True, help_text="The seat you hold, if any.")
     delayed_by = serializers.IntegerField(help_text="Events hidden from you (spectator delay).")
     window_remaining_ms = serializers.IntegerField(allow_null=True)
@@ -269,9 +256,10 @@ class EventSerializer(serializers.Serializer):
     )
     actor = serializers.CharField(help_text="`user:<id>`, `bot:<seat>` or `system`.")
     recorded_at = serializers.DateTimeField()
-    data = serializers.DictField(
-        help_text="The event redacted for you: hidden cards are `null` with a `count`."
+    schema_version = serializers.IntegerField(
+        help_text="The version of the event's `data` shape (as in the export)."
     )
+    data = typed_json(contract.ref("EventData"))
 
     class Meta:
         ref_name = "Event"
@@ -310,7 +298,7 @@ class ReplaySerializer(serializers.Serializer):
     game_id = serializers.UUIDField()
     at = serializers.IntegerField()
     version = serializers.IntegerField()
-    viewer = serializers.JSONField()
+    viewer = typed_json(VIEWER)
     server_time = serializers.IntegerField()
     hash = serializers.CharField(
         allow_null=True,
@@ -355,23 +343,75 @@ class AuditSerializer(serializers.Serializer):
     commands = AuditCommandSerializer(many=True)
 
 
+class RecordEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    schema_version = serializers.IntegerField()
+    data = typed_json(contract.ref("EventData"))
+    payload = serializers.DictField(
+        help_text="`data` as stored (without `type`): what the hashes cover and "
+        "`games.verify` reads."
+    )
+    actor = serializers.CharField()
+    command_id = serializers.UUIDField(allow_null=True)
+    metadata = serializers.DictField()
+    recorded_at = serializers.DateTimeField()
+    prev_hash = serializers.CharField()
+    hash = serializers.CharField()
+
+    class Meta:
+        ref_name = "RecordEvent"
+
+
+RecordTableSerializer = inline_serializer(
+    "RecordTable",
+    fields={
+        "mode": serializers.ChoiceField(choices=["casual", "ranked", "sandbox"]),
+        "seats": serializers.IntegerField(),
+        "reaction_seconds": serializers.IntegerField(),
+        "advanced": serializers.BooleanField(),
+        "undo": serializers.ChoiceField(choices=["off", "own_last"]),
+        "status": serializers.ChoiceField(choices=["open", "started", "finished"]),
+        "created_at": serializers.DateTimeField(),
+        "started_at": serializers.DateTimeField(allow_null=True),
+    },
+)
+
+
+class RecordCommandSerializer(serializers.Serializer):
+    command_id = serializers.UUIDField()
+    actor = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    command = serializers.DictField(help_text="As sent (a refused one may be malformed).")
+    expected_version = serializers.IntegerField(allow_null=True)
+    now_ms = serializers.IntegerField()
+    outcome = serializers.ChoiceField(choices=["accepted", "refused"])
+    error_code = serializers.CharField(allow_null=True)
+    first_seq = serializers.IntegerField(allow_null=True)
+    last_seq = serializers.IntegerField(allow_null=True)
+    recorded_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "RecordCommand"
+
+
 ExportSerializer = inline_serializer(
     "GameRecord",
     fields={
         "format": serializers.CharField(),
         "game": serializers.CharField(),
         "stream_id": serializers.UUIDField(),
-        "table": serializers.DictField(),
-        "seats": serializers.ListField(child=serializers.DictField()),
-        "seed": serializers.CharField(),
-        "events": serializers.ListField(child=serializers.DictField()),
-        "commands": serializers.ListField(child=serializers.DictField()),
+        "table": RecordTableSerializer,
+        "seats": SeatSerializer(many=True),
+        "seed": serializers.CharField(allow_null=True),
+        "events": RecordEventSerializer(many=True),
+        "commands": RecordCommandSerializer(many=True),
     },
 )
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    type=str,
+    type={"type": "string", "format": "uuid"},
     location=OpenApiParameter.HEADER,
     required=True,
     description="A UUID you choose per command. A retry with the same key returns the "
@@ -383,13 +423,26 @@ REQUEST_ID = OpenApiParameter(
     type=str,
     location=OpenApiParameter.HEADER,
     required=False,
-    description="Echoed back; stored with your command. Generated when absent.",
+    description="Echoed back; stored with your command. Up to 128 of `A-Za-z0-9._:/+=-`; "
+    "any other value is replaced by a generated id (never refused).",
 )
 
 
 def game_id_parameter() -> OpenApiParameter:
     return OpenApiParameter(
-        "game_id", type=str, location=OpenApiParameter.PATH, description="The game's UUID."
+        "game_id",
+        type={"type": "string", "format": "uuid"},
+        location=OpenApiParameter.PATH,
+        description="The game's UUID (its table's id).",
+    )
+
+
+def table_id_parameter() -> OpenApiParameter:
+    return OpenApiParameter(
+        "table_id",
+        type={"type": "string", "format": "uuid"},
+        location=OpenApiParameter.PATH,
+        description="The table's UUID.",
     )
 
 
@@ -410,6 +463,14 @@ SERVER_SENT_EVENT = inline_serializer(
 )
 
 
+def errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    """Error responses by status (placeholders: ``postprocess`` replaces each operation's
+    error responses with the codes ``OPERATIONS`` gives it)."""
+    return {
+        s: OpenApiResponse(ErrorSerializer, description=_REASONS.get(s, "Error")) for s in statuses
+    }
+
+
 def stream_errors(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
     """``errors()`` for the event stream: the envelope as JSON, or as one `event: error`
     message when the client accepts only `text/event-stream`."""
@@ -420,3 +481,275 @@ def stream_errors(*statuses: int) -> dict[tuple[int, str], OpenApiResponse]:
             SERVER_SENT_EVENT, description=response.description
         )
     return out
+
+
+# --- request examples (valid requests, so "Try it out" in /api/v1/docs succeeds) -----------
+
+CREDENTIALS_EXAMPLE = OpenApiExample(
+    "sign up or in",
+    value={"username": "alice", "password": "correct-horse-battery"},
+    request_only=True,
+)
+TABLE_EXAMPLES = [
+    OpenApiExample("two seats, casual", value={"seats": 2}, request_only=True),
+    OpenApiExample(
+        "ranked, 4 seats, 30 s turns",
+        value={"mode": "ranked", "seats": 4, "turn_seconds": 30},
+        request_only=True,
+    ),
+]
+JOIN_EXAMPLE = OpenApiExample("the first free seat", value={}, request_only=True)
+BOT_EXAMPLE = OpenApiExample("a heuristic bot", value={"kind": "heuristic"}, request_only=True)
+COMMAND_EXAMPLES = [
+    OpenApiExample(
+        "discard a card",
+        value={"command": {"type": "play", "card": "c07", "discard": True}, "expected_version": 6},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "play a contract",
+        value={
+            "command": {"type": "play", "card": "c07", "targets": ["bugs-moran"]},
+            "expected_version": 6,
+        },
+        request_only=True,
+    ),
+    OpenApiExample(
+        "pass in a window",
+        value={"command": {"type": "pass", "window": "w1"}},
+        request_only=True,
+    ),
+    OpenApiExample("resign", value={"command": {"type": "resign"}}, request_only=True),
+]
+
+
+# --- operations ----------------------------------------------------------------------------
+
+# Codes every operation can answer with, by what it is.
+ANY = ("method_not_allowed", "not_acceptable", "database_unavailable", "rate_limited")
+SIGNED_IN = ("not_authenticated", "authentication_failed")
+# POST and DELETE: every body is parsed (a route that takes none refuses one: invalid),
+# and a session caller needs the CSRF token.
+UNSAFE = ("malformed_json", "invalid", "unsupported_media_type", "csrf_failed")
+GAME = ("game_not_found",)
+STARTED = ("game_not_found", "not_started")
+COMMAND = (
+    "bad_idempotency_key",
+    "idempotency_key_required",
+    "idempotency_key_reused",
+    "not_your_seat",
+    "game_over",
+    "busy",
+)
+FEED = ("too_many_feeds", "feed_overloaded")  # the feed's connection limits (api.feed.limits)
+RULES = tuple(c for c in RULE_CODES if status_of(c) == 422)  # the engine's refusals
+
+
+@dataclass(frozen=True)
+class Operation:
+    """An operation's stable id and the codes it can answer with (beyond ``ANY``)."""
+
+    id: str
+    codes: tuple[str, ...] = ()
+    links: dict[str, tuple[str, str]] = field(default_factory=dict)  # name: (op id, body)
+    common: tuple[str, ...] = ANY
+
+
+TABLE_LINKS = {
+    name: (op, "$response.body#/id")
+    for name, op in (
+        ("Retrieve", "tables_retrieve"),
+        ("Join", "tables_join"),
+        ("AddBot", "tables_bots_create"),
+        ("Start", "tables_start"),
+        ("Leave", "tables_leave"),
+    )
+}
+GAME_LINKS = {
+    name: (op, "$response.body#/game_id")
+    for name, op in (
+        ("Game", "games_retrieve"),
+        ("Command", "games_command_create"),
+        ("Events", "games_events_list"),
+        ("Replay", "games_replay_retrieve"),
+        ("Undo", "games_undo"),
+    )
+}
+
+OPERATIONS: dict[tuple[str, str], Operation] = {
+    ("post", "/api/v1/auth/register"): Operation(
+        "auth_register", ("malformed_json", "invalid", "unsupported_media_type")
+    ),
+    ("post", "/api/v1/auth/token"): Operation(
+        "auth_token_create",
+        ("malformed_json", "invalid", "invalid_credentials", "unsupported_media_type"),
+    ),
+    ("delete", "/api/v1/auth/token"): Operation("auth_token_destroy", SIGNED_IN + UNSAFE),
+    ("get", "/api/v1/auth/session"): Operation("auth_session_retrieve"),
+    ("post", "/api/v1/auth/session"): Operation(
+        "auth_session_create",
+        ("malformed_json", "invalid", "invalid_credentials", "unsupported_media_type")
+        + ("csrf_failed",),
+    ),
+    ("delete", "/api/v1/auth/session"): Operation("auth_session_destroy", SIGNED_IN + UNSAFE),
+    ("get", "/api/v1/auth/me"): Operation("auth_me", SIGNED_IN),
+    ("get", "/api/v1/tables"): Operation("tables_list", SIGNED_IN + ("invalid",)),
+    ("post", "/api/v1/tables"): Operation(
+        "tables_create", SIGNED_IN + UNSAFE + ("bad_options", "forbidden"), TABLE_LINKS
+    ),
+    ("get", "/api/v1/tables/{table_id}"): Operation("tables_retrieve", SIGNED_IN + GAME),
+    ("post", "/api/v1/tables/{table_id}/join"): Operation(
+        "tables_join",
+        SIGNED_IN
+        + UNSAFE
+        + GAME
+        + ("seat_taken", "already_seated", "table_full")
+        + ("table_not_open",),
+    ),
+    ("post", "/api/v1/tables/{table_id}/leave"): Operation(
+        "tables_leave", SIGNED_IN + UNSAFE + GAME + ("not_seated", "table_not_open")
+    ),
+    ("post", "/api/v1/tables/{table_id}/bots"): Operation(
+        "tables_bots_create",
+        SIGNED_IN + UNSAFE + GAME + ("forbidden", "seat_taken", "table_full") + ("table_not_open",),
+    ),
+    ("post", "/api/v1/tables/{table_id}/start"): Operation(
+        "tables_start",
+        SIGNED_IN + UNSAFE + GAME + ("forbidden", "not_enough_players", "table_not_open"),
+        GAME_LINKS,
+    ),
+    ("get", "/api/v1/games/{game_id}"): Operation(
+        "games_retrieve", SIGNED_IN + STARTED, GAME_LINKS
+    ),
+    ("post", "/api/v1/games/{game_id}/commands"): Operation(
+        "games_command_create",
+        SIGNED_IN
+        + UNSAFE
+        + STARTED
+        + COMMAND
+        + RULES
+        + ("bad_command", "stale_version", "window_closed", "not_a_player", "system_only"),
+    ),
+    ("post", "/api/v1/games/{game_id}/resign"): Operation(
+        "games_resign", SIGNED_IN + UNSAFE + STARTED + COMMAND + ("not_in_game",)
+    ),
+    ("post", "/api/v1/games/{game_id}/undo"): Operation(
+        "games_undo",
+        SIGNED_IN
+        + UNSAFE
+        + STARTED
+        + COMMAND
+        + ("undo_not_allowed", "nothing_to_undo", "undo_reveals_cards", "other_seat_acted"),
+    ),
+    ("get", "/api/v1/games/{game_id}/events"): Operation(
+        "games_events_list", SIGNED_IN + STARTED + FEED + ("invalid",)
+    ),
+    ("get", "/api/v1/games/{game_id}/events/stream"): Operation(
+        "games_events_stream", SIGNED_IN + STARTED + FEED + ("invalid",)
+    ),
+    ("get", "/api/v1/games/{game_id}/replay"): Operation(
+        "games_replay_retrieve", SIGNED_IN + STARTED + ("invalid",)
+    ),
+    ("get", "/api/v1/games/{game_id}/audit"): Operation(
+        "games_audit_retrieve", SIGNED_IN + GAME + ("forbidden",)
+    ),
+    ("get", "/api/v1/games/{game_id}/export"): Operation(
+        "games_export_retrieve", SIGNED_IN + GAME + ("forbidden",)
+    ),
+    # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
+    ("get", "/healthz"): Operation("healthz", common=("method_not_allowed", "not_acceptable")),
+}
+
+SECURITY_SCHEMES = {
+    "tokenAuth": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "Authorization",
+        "description": "`Authorization: Token <token>` (from sign-up or POST /auth/token).",
+    },
+    "bearerAuth": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The same token as `Authorization: Bearer <token>`.",
+    },
+    "cookieAuth": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": "sessionid",
+        "description": "The browser's session (POST /auth/session); unsafe requests also "
+        "need the X-CSRFToken header.",
+    },
+}
+
+
+def _error_response(op: Operation, code_status: int, old: dict[str, Any] | None) -> dict[str, Any]:
+    codes = sorted({c for c in (*op.codes, *op.common) if status_of(c) == code_status})
+    listed = ", ".join(f"`{c}`" for c in codes)
+    content = dict((old or {}).get("content") or {})
+    content["application/json"] = {"schema": contract.ref("Error")}
+    return {
+        "description": f"{_REASONS.get(code_status, 'Error')}. Codes: {listed}.",
+        "content": content,
+    }
+
+
+# Bounds of parameters declared by views that do not say them themselves.
+PARAMETER_BOUNDS: dict[str, dict[str, Any]] = {
+    "Last-Event-ID": {"type": "integer", "minimum": 0},  # a seq; digits only
+}
+
+
+def _bound_parameters(operation: dict[str, Any]) -> None:
+    for parameter in operation.get("parameters", []):
+        bounds = PARAMETER_BOUNDS.get(parameter["name"])
+        if bounds:
+            parameter["schema"] = {**parameter.get("schema", {}), **bounds}
+
+
+def _mark_strict_requests(schema: dict[str, Any]) -> None:
+    """Request bodies are strict serializers (``api.serializers.StrictSerializer``): the
+    server refuses unknown fields, so the schema says so."""
+    components = schema["components"]["schemas"]
+    for operation in _operations(schema):
+        for media in (operation.get("requestBody") or {}).get("content", {}).values():
+            target = media.get("schema", {}).get("$ref", "")
+            name = target.rsplit("/", 1)[-1]
+            if name in components:
+                components[name]["additionalProperties"] = False
+
+
+def _operations(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    return [op for ops in schema["paths"].values() for m, op in ops.items() if m != "parameters"]
+
+
+def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
+    """drf-spectacular's last step: the engine's typed components, operation ids, every
+    operation's error statuses with its codes, the auth schemes, and links."""
+    result["components"]["schemas"].update(contract.components())
+    result["components"]["securitySchemes"] = SECURITY_SCHEMES
+    authenticated = [{"tokenAuth": []}, {"bearerAuth": []}, {"cookieAuth": []}]
+    for path, methods in result["paths"].items():
+        for method, operation in methods.items():
+            op = OPERATIONS.get((method, path))
+            if op is None:
+                continue
+            operation["operationId"] = op.id
+            _bound_parameters(operation)
+            if "security" in operation and operation["security"] != [{}]:
+                operation["security"] = authenticated
+            responses = operation["responses"]
+            for code_status in sorted({status_of(c) for c in (*op.codes, *op.common)}):
+                key = str(code_status)
+                responses[key] = _error_response(op, code_status, responses.get(key))
+            success = next(k for k in responses if k.startswith("2"))
+            if op.links:
+                responses[success]["links"] = {
+                    name: {"operationId": target, "parameters": {_id_of(target): expr}}
+                    for name, (target, expr) in op.links.items()
+                }
+    _mark_strict_requests(result)
+    return result
+
+
+def _id_of(operation_id: str) -> str:
+    return "table_id" if operation_id.startswith("tables_") else "game_id"

@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.family_business import CARD_KIND
@@ -24,6 +25,9 @@ class StrictIntegerField(serializers.IntegerField):
     default_error_messages = {"invalid": "A whole number is required."}
 
     def to_internal_value(self, data: Any) -> int:
+        # 4.0 is a whole number in JSON (and in JSON Schema); "4" and true are not
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
         return int(super().to_internal_value(data))
@@ -48,7 +52,7 @@ class StrictCharField(serializers.CharField):
 
 
 class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know."""
+    """Unknown fields are refused (400 `invalid`, naming them in `extra.fields`)."""
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if isinstance(self.initial_data, dict):
@@ -177,7 +181,22 @@ class AddBotSerializer(StrictSerializer):
     position = StrictIntegerField(min_value=0, max_value=5, required=False, allow_null=True)
 
 
-class TableListQuerySerializer(serializers.Serializer):
+class QuerySerializer(serializers.Serializer):
+    """A query string: a parameter given empty (``?status=``) is refused, not taken as
+    absent (DRF's default for form-like input)."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        blank = sorted(
+            name
+            for name in self.fields
+            if hasattr(self.initial_data, "get") and self.initial_data.get(name) == ""
+        )
+        if blank:
+            raise serializers.ValidationError({name: ["A value is required."] for name in blank})
+        return attrs
+
+
+class TableListQuerySerializer(QuerySerializer):
     mine = serializers.BooleanField(
         default=False, help_text="Your tables (seated or created), any status."
     )
@@ -188,14 +207,24 @@ class TableListQuerySerializer(serializers.Serializer):
 # --- games -------------------------------------------------------------------------------
 
 
+@extend_schema_field({"$ref": "#/components/schemas/Command"})  # api.contract
+class CommandField(serializers.JSONField):
+    """An engine command; ``codec.decode_command`` checks it (400 bad_command)."""
+
+
+# expected_version is stored in a PostgreSQL integer column.
+MAX_VERSION = 2**31 - 1
+
+
 class CommandRequestSerializer(StrictSerializer):
-    command = serializers.JSONField(
+    command = CommandField(
         help_text='An engine command, e.g. {"type": "play", "card": "c07", "targets": '
         '["bugs-moran"]}: play, counter, pass, resign; on advanced tables also draw, '
         "use_butcher, unforgiving, end_turn; see docs/rules.md#commands."
     )
     expected_version = StrictIntegerField(
         min_value=0,
+        max_value=MAX_VERSION,
         required=False,
         allow_null=True,
         help_text="Refuse with 409 stale_version unless the game is at this version "
@@ -207,18 +236,23 @@ class CommandRequestSerializer(StrictSerializer):
         help_text="Optional. The seat is always the one you hold; any other is 403.",
     )
 
+    class Meta:
+        ref_name = "GameCommand"  # GameCommandRequest in the schema
+
     def validate_command(self, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise serializers.ValidationError("A command is a JSON object with a 'type'.")
         return value
 
 
-class FeedQuerySerializer(serializers.Serializer):
+class FeedQuerySerializer(QuerySerializer):
     after = serializers.IntegerField(min_value=0, default=0, help_text="Events with seq > after.")
     wait = serializers.FloatField(
         min_value=0,
+        max_value=settings.FB_FEED_MAX_WAIT,
         default=0,
-        help_text="Long-poll: wait up to this many seconds (max 25) for a new event.",
+        help_text="Long-poll: wait up to this many seconds (at most FB_FEED_MAX_WAIT, "
+        "default 25) for a new event.",
     )
     limit = serializers.IntegerField(min_value=1, max_value=1000, default=500)
 
@@ -230,13 +264,13 @@ class FeedQuerySerializer(serializers.Serializer):
         return value
 
 
-class StreamQuerySerializer(serializers.Serializer):
+class StreamQuerySerializer(QuerySerializer):
     after = serializers.IntegerField(
         min_value=0, default=0, help_text="Start after this seq (Last-Event-ID wins)."
     )
 
 
-class ReplayQuerySerializer(serializers.Serializer):
+class ReplayQuerySerializer(QuerySerializer):
     at = serializers.IntegerField(
         min_value=1, required=False, help_text="Sequence number; default the latest."
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,9 +24,7 @@ from games import lobby, selectors
 from games.models import Table
 from games.service import clock_ms, game_read
 
-TABLE_ID = OpenApiParameter(
-    "table_id", type=str, location=OpenApiParameter.PATH, description="The table's UUID."
-)
+TABLE_ID = schema.table_id_parameter()
 
 
 def _table(request: Request, table_id: str) -> Access:
@@ -45,9 +43,10 @@ class TableListView(ApiView):
     @extend_schema(
         tags=["tables"],
         summary="Open tables, or your own",
-        operation_id="tables_list",
+        description="Open tables, newest first; with `mine=true`, the tables you sit at or "
+        "created, in any status.",
         parameters=[TableListQuerySerializer],
-        responses={200: schema.TableListSerializer, **schema.errors(400, 401)},
+        responses={200: schema.TableListSerializer},
     )
     def get(self, request: Request) -> Response:
         query = TableListQuerySerializer(data=request.query_params)
@@ -73,9 +72,11 @@ class TableListView(ApiView):
     @extend_schema(
         tags=["tables"],
         summary="Create a table (and take a seat at it unless join is false)",
-        description="Sandbox tables (a given `seed`, a `stacked_deck`) are for staff only.",
+        description="You take a seat unless `join` is false. Sandbox tables (a given "
+        "`seed`, a `stacked_deck`) are for staff only; undo is for casual tables.",
         request=TableCreateSerializer,
-        responses={201: schema.TableSerializer, **schema.errors(400, 401, 403, 429)},
+        examples=schema.TABLE_EXAMPLES,
+        responses={201: schema.TableSerializer},
     )
     def post(self, request: Request) -> Response:
         body = TableCreateSerializer(data=request.data)
@@ -99,8 +100,9 @@ class TableDetailView(ApiView):
     @extend_schema(
         tags=["tables"],
         summary="A table and its seats",
+        description="Any signed-in user may read any table; never its seed.",
         parameters=[TABLE_ID],
-        responses={200: schema.TableSerializer, **schema.errors(401, 404)},
+        responses={200: schema.TableSerializer},
     )
     def get(self, request: Request, table_id: str) -> Response:
         access = _table(request, table_id)
@@ -111,9 +113,11 @@ class TableJoinView(ApiView):
     @extend_schema(
         tags=["tables"],
         summary="Take a seat (the first free one, or `position`)",
+        description="Optionally with a display `name`. Only while the table is open.",
         parameters=[TABLE_ID],
         request=JoinSerializer,
-        responses={201: schema.TableSerializer, **schema.errors(400, 401, 404, 409)},
+        examples=[schema.JOIN_EXAMPLE],
+        responses={201: schema.TableSerializer},
     )
     def post(self, request: Request, table_id: str) -> Response:
         access = _table(request, table_id)
@@ -134,9 +138,10 @@ class TableLeaveView(ApiView):
     @extend_schema(
         tags=["tables"],
         summary="Give up your seat before the game starts",
+        description="No body. Only while the table is open.",
         parameters=[TABLE_ID],
         request=None,
-        responses={200: schema.TableSerializer, **schema.errors(401, 404, 409)},
+        responses={200: schema.TableSerializer},
     )
     def post(self, request: Request, table_id: str) -> Response:
         access = _table(request, table_id)
@@ -148,9 +153,11 @@ class TableBotView(ApiView):
     @extend_schema(
         tags=["tables"],
         summary="Seat a bot (the table's creator or staff)",
+        description="A `heuristic` or `random` bot in the first free seat, or `position`.",
         parameters=[TABLE_ID],
         request=AddBotSerializer,
-        responses={201: schema.TableSerializer, **schema.errors(400, 401, 403, 404, 409)},
+        examples=[schema.BOT_EXAMPLE],
+        responses={201: schema.TableSerializer},
     )
     def post(self, request: Request, table_id: str) -> Response:
         access = _table(request, table_id)
@@ -172,10 +179,11 @@ class TableStartView(ApiView):
     @extend_schema(
         tags=["tables"],
         summary="Deal and start (the creator, any seated player, or staff)",
-        description="Every seat must be filled. Returns your view of the new game.",
+        description="No body. Every seat must be filled. Answers your view of the new "
+        "game (as GET /games/{id}).",
         parameters=[TABLE_ID],
         request=None,
-        responses={200: schema.GameDocumentSerializer, **schema.errors(401, 403, 404, 409)},
+        responses={200: schema.GameDocumentSerializer},
     )
     def post(self, request: Request, table_id: str) -> Response:
         access = _table(request, table_id)

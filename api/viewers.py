@@ -21,6 +21,7 @@ from events.store import UNDONE, iso
 from games import selectors
 from games.core import GameDefinition, get_game
 from games.models import Table
+from games.record import event_data
 from games.service import LoadedGame, from_row, game_load, turn_key
 
 if TYPE_CHECKING:
@@ -228,12 +229,14 @@ def event_document(
 ) -> dict[str, Any]:
     """One stored event as this viewer may see it."""
     if row.type == UNDONE:
-        data = dict(row.payload)  # names a range of sequence numbers: nothing secret
+        # names a range of sequence numbers: nothing secret; typed like the engine's events
+        data = event_data(row.type, row.payload)
     else:
         data = definition.redact_event(from_row(definition, row), access.viewer, revealed=revealed)
     return {
         "seq": row.seq,
         "type": row.type,
+        "schema_version": row.schema_version,
         "actor": row.actor,
         "recorded_at": iso(row.recorded_at),
         "data": data,

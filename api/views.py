@@ -18,6 +18,8 @@ class HealthView(APIView):
     @extend_schema(
         tags=["health"],
         summary="Database and broker health",
+        description="200 `ok` when the database and the broker answer, 503 `degraded` "
+        "otherwise (for load balancers and monitoring).",
         auth=[],
         responses={
             (code, "application/json"): inline_serializer(

@@ -304,7 +304,7 @@ FB_BENCH_ENDPOINTS = envbool("FB_BENCH_ENDPOINTS", False)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an unauthenticated request then gets 401 with WWW-Authenticate.
-        "rest_framework.authentication.TokenAuthentication",
+        "api.auth.TokenAuthentication",  # "Token <key>", or "Bearer <key>" as generators send
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -333,6 +333,12 @@ SPECTACULAR_SETTINGS = {
         "HealthStatusEnum": ["ok", "degraded"],
     },
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
+    # 3.1: nullable fields as type lists / oneOf with null, valid for strict validators.
+    "OAS_VERSION": "3.1.0",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.postprocess",  # operation ids, errors per operation, auth, links
+    ],
 }
 
 if not DEBUG:

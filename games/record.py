@@ -14,6 +14,12 @@ from games.verify import RECORD_FORMAT
 PRIVATE_METADATA = frozenset({"ip"})
 
 
+def event_data(event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """An event's ``data`` as the API shows it: the stored payload with the short type
+    (``CardPlayed``; ``Undone`` for an undo marker) first."""
+    return {"type": event_type.split(".", 1)[1], **payload}
+
+
 def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False) -> dict[str, Any]:
     """The full record: table, seats, every event with its hash, every command (accepted and
     refused), and the seed, which lets anyone re-run every shuffle. ``private`` keeps client
@@ -51,6 +57,7 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
                 "seq": row.seq,
                 "type": row.type,
                 "schema_version": row.schema_version,
+                "data": event_data(row.type, row.payload),
                 "payload": row.payload,
                 "actor": row.actor,
                 "command_id": str(row.command_id) if row.command_id else None,

@@ -61,6 +61,10 @@ def _check_chain(record: dict[str, Any], report: Report) -> bool:
         if chain_hash(prev, body) != e["hash"]:
             report.problems.append(f"seq {index}: hash does not match the event's content")
             return False
+        # `data` (the API's shape) is not hashed: it must say what the hashed payload says
+        if "data" in e and e["data"] != _short(e):
+            report.problems.append(f"seq {index}: data does not match the hashed payload")
+            return False
         prev = e["hash"]
         report.events_checked = index
     return True

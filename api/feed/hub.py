@@ -41,6 +41,7 @@ class FeedRow:
 
     seq: int
     type: str
+    schema_version: int
     payload: dict[str, Any]
     actor: str
     recorded_at: datetime
@@ -63,10 +64,10 @@ class Batch:
 # The table's status, the stream's latest seq and the events after a seq, in one statement.
 _BATCH = """
 SELECT t.status, (SELECT max(seq) FROM events_storedevent WHERE stream_id = t.id),
-       e.seq, e.type, e.payload, e.actor, e.recorded_at
+       e.seq, e.type, e.schema_version, e.payload, e.actor, e.recorded_at
 FROM games_table t
 LEFT JOIN LATERAL (
-    SELECT seq, type, payload, actor, recorded_at FROM events_storedevent
+    SELECT seq, type, schema_version, payload, actor, recorded_at FROM events_storedevent
     WHERE stream_id = t.id AND seq > %s ORDER BY seq LIMIT %s
 ) e ON true
 WHERE t.id = %s
@@ -83,8 +84,15 @@ def read_batch(stream_id: uuid.UUID, since: int, limit: int = BATCH) -> Batch:
     if not found:
         return Batch(since, [], 0, False)
     rows = [
-        FeedRow(seq, kind, json.loads(payload) if isinstance(payload, str) else payload, actor, at)
-        for _, _, seq, kind, payload, actor, at in found
+        FeedRow(
+            seq,
+            kind,
+            schema_version,
+            json.loads(payload) if isinstance(payload, str) else payload,
+            actor,
+            at,
+        )
+        for _, _, seq, kind, schema_version, payload, actor, at in found
         if seq is not None
     ]
     status, version = found[0][0], found[0][1] or 0

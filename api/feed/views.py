@@ -50,7 +50,18 @@ def served_by(
     """The URL's view: ``handler`` serves the route; the DRF view class ``documentation``
     describes it to drf-spectacular (which reads ``cls`` and ``initkwargs``)."""
 
+    formats = {renderer.format for renderer in documentation.renderer_classes}
+
     async def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        # What DRF's dispatch would refuse (found by schemathesis): other methods, 405 with
+        # Allow; a ?format= no renderer has, 404.
+        if request.method not in ("GET", "HEAD"):
+            response = error_response(request, exceptions.MethodNotAllowed(str(request.method)))
+            response["Allow"] = "GET, HEAD"
+            return response
+        wanted = request.GET.get(api_settings.URL_FORMAT_OVERRIDE or "format")
+        if wanted is not None and wanted not in formats:
+            return error_response(request, exceptions.NotFound(f"No such format: {wanted!r}."))
         return await handler(request, *args, **kwargs)
 
     view.cls = documentation  # type: ignore[attr-defined]

@@ -75,7 +75,8 @@ _EXPECTED: dict[str, tuple[type, ...]] = {
 
 def decode_command(data: Any) -> Command:
     """Parse a client's command, refusing anything malformed with ``bad_command``."""
-    if not isinstance(data, dict) or data.get("type") not in COMMAND_TYPES:
+    kind = data.get("type") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or kind not in COMMAND_TYPES:
         raise RuleViolation(
             "bad_command",
             "A command is an object with a known 'type'.",

@@ -23,6 +23,9 @@ from .commands import (
 from .plays import PLAYS, mob_power_choices
 from .state import GameState
 
+# The commands that name their window (draw and end_turn answer the one pending decision).
+_NAMES_WINDOW = frozenset({"counter", "pass", "close_window", "unforgiving"})
+
 
 @dataclass(frozen=True)
 class Option:
@@ -43,7 +46,31 @@ class Option:
                 out[key] = getattr(self, key)
         if self.choices:
             out["choices"] = self.choices
+        out["send"], out["ready"] = self.send()
         return out
+
+    def send(self) -> tuple[dict[str, Any], bool]:
+        """The option as a command a client can send (``codec.decode_command``'s form),
+        and whether it is accepted as it is: false when ``choices`` names something the
+        command must still be given (targets, a player, MOB POWER's mobster, cards)."""
+        command = "play" if self.command == "discard" else self.command
+        out: dict[str, Any] = {"type": command}
+        if self.window is not None and command in _NAMES_WINDOW:
+            out["window"] = self.window
+        if self.card is not None:
+            out["card"] = self.card
+        if self.command == "discard":
+            out["discard"] = True
+        ready = True
+        if command == "play":
+            ready = not self.choices
+        elif command == "counter":
+            ready = "mobster" not in self.choices
+        elif command == "unforgiving":
+            out["mobster"] = None  # allowed: no effect; choices lists the mobsters
+        elif command == "use_butcher":
+            out["cards"], ready = [], False
+        return out, ready
 
 
 def awaiting(state: GameState) -> tuple[int, ...]:

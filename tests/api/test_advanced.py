@@ -32,7 +32,9 @@ def from_legal(state, seat: int, legal: list[dict], rng: Random) -> dict | None:
     chosen = (plays or decisions or [None])[0]
     if chosen is None:
         return None
-    option = Option(**chosen)
+    if chosen["ready"] and chosen["command"] != "draw":
+        return chosen["send"]  # ready to send as it is
+    option = Option(**{k: v for k, v in chosen.items() if k not in ("send", "ready")})
     return encode_command(concretize(state, seat, option, rng))
 
 

@@ -11,6 +11,10 @@ long-poll are given short lifetimes through the server's settings."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import schemathesis
 from django.contrib.auth.models import User
@@ -88,3 +92,93 @@ def test_the_api_survives_fuzzing_from_its_schema(webs) -> None:
             except Exception as exc:
                 exc.add_note(f"operation: {operation.method.upper()} {operation.path} ({mode})")
                 raise
+
+
+# Schema-valid requests that the rules or the game's state may still refuse: positive data
+# counts as accepted with one of these (schemathesis' default: 2xx, 401, 403, 404).
+ACCEPTED = ["2xx", "401", "403", "404", "409", "422"]
+# Operations where a schema-valid request can still be a 400 for a reason no schema can
+# state: a taken username, a wrong password, a seat beyond the table's size, a command of
+# the advanced rules at a base table, tables other than open without mine=true.
+MAY_BE_400 = (
+    "auth_register",
+    "auth_token_create",
+    "auth_session_create",
+    "tables_list",
+    "tables_create",
+    "tables_join",
+    "tables_bots_create",
+    "games_command_create",
+)
+
+
+def schemathesis_config(game_id: str) -> str:
+    def statuses(values: list[str]) -> str:
+        return "[" + ", ".join(f'"{v}"' for v in values) + "]"
+
+    lines = [
+        # the game routes play the fuzzer's own game (the links make new tables and games)
+        "[parameters]",
+        f'"path.game_id" = "{game_id}"',
+        "",
+        "[checks.positive_data_acceptance]",
+        f"expected-statuses = {statuses(ACCEPTED)}",
+    ]
+    for operation_id in MAY_BE_400:
+        lines += [
+            "",
+            "[[operations]]",
+            f'include-operation-id = "{operation_id}"',
+            f"checks.positive_data_acceptance.expected-statuses = {statuses([*ACCEPTED, '400'])}",
+        ]
+    # Unknown headers are not errors (proxies add their own); schemathesis would send one
+    # and expect a refusal. Only the stream declares a header that alone makes a request.
+    lines += [
+        "",
+        "[[operations]]",
+        'include-operation-id = "games_events_stream"',
+        "generation.allow-extra-parameters = false",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_schemathesis_with_every_check_and_stateful_links(webs, tmp_path) -> None:
+    """The CLI with --checks all and every phase, the stateful one following the schema's
+    links (create a table, seat a bot, start, play): no 5xx, no schema violation."""
+    table = human_table(2)
+    token = Token.objects.create(user=User.objects.get(username="alice")).key
+    web = webs(FB_FEED_MAX_WAIT="1", FB_SSE_LIFETIME="1", FB_SSE_HEARTBEAT="1")
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(schemathesis_config(str(table.id)))
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("schemathesis")),
+            "--config-file",
+            str(config),
+            "run",
+            f"{web.url}/api/v1/schema?format=json",
+            "--checks",
+            "all",
+            "--phases",
+            "examples,coverage,fuzzing,stateful",
+            "--max-examples",
+            "8",
+            "--max-time",
+            "120",
+            "--workers",
+            "2",
+            "--header",
+            f"Authorization: Token {token}",
+            # these two sign the fuzzer out; the first test above runs them last
+            "--exclude-operation-id",
+            "auth_token_destroy",
+            "--exclude-operation-id",
+            "auth_session_destroy",
+            "--generation-deterministic",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=400,
+        cwd=tmp_path,  # its cache folder (.schemathesis/) stays out of the repository
+    )
+    assert result.returncode == 0, result.stdout[-12000:] + result.stderr[-3000:]

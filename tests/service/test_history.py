@@ -131,8 +131,9 @@ def test_a_record_with_one_byte_changed_fails_verification() -> None:
     for needle, forged in (
         ('"reason": "setup"', '"reason": "setuP"'),  # a value
         ('"type": "family_business.CardsDealt"', '"tyPe": "family_business.CardsDealt"'),  # a key
-        ('"seq": 7,', '"seq": 8,'),
-    ):  # a sequence number
+        ('"seq": 7,', '"seq": 8,'),  # a sequence number
+        ('"type": "CardsDealt"', '"type": "CardsDrawn"'),  # the unhashed data: checked too
+    ):
         tampered = text.replace(needle, forged, 1)
         assert tampered != text and len(tampered) == len(text)
         report = verify_record(json.loads(tampered))
