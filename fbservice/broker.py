@@ -33,7 +33,7 @@ def _detached(channel: Any) -> bool:
     return getattr(channel.connection, "client", None) is None
 
 
-class QoS(kombu_redis.QoS):  # type: ignore[misc]  # kombu ships no types
+class QoS(kombu_redis.QoS):
     def restore_unacked(self, client: Any = None) -> Any:
         if client is None and _detached(self.channel):
             log.warning(
@@ -43,20 +43,20 @@ class QoS(kombu_redis.QoS):  # type: ignore[misc]  # kombu ships no types
             )
             self._delivered.clear()
             return None
-        return super().restore_unacked(client)
+        return super().restore_unacked(client)  # type: ignore[no-untyped-call]
 
 
-class Channel(kombu_redis.Channel):  # type: ignore[misc]
+class Channel(kombu_redis.Channel):
     QoS = QoS
 
     def _connparams(self, asynchronous: bool = False) -> dict[str, Any]:
         if _detached(self):
             raise RedisConnectionError("the broker connection is closed")
-        params: dict[str, Any] = super()._connparams(asynchronous=asynchronous)
+        params: dict[str, Any] = super()._connparams(asynchronous)  # type: ignore[no-untyped-call]
         return params
 
 
-class Transport(kombu_redis.Transport):  # type: ignore[misc]
+class Transport(kombu_redis.Transport):
     Channel = Channel
 
 

@@ -39,6 +39,12 @@ def test_every_service_is_there_with_a_health_check() -> None:
     assert services["beat"]["command"][3] == "beat"
 
 
+def test_a_worker_or_beat_that_exits_is_restarted() -> None:
+    services = compose()["services"]
+    for name in ("postgres", "rabbitmq", "web", "worker", "beat"):
+        assert services[name]["restart"] == "unless-stopped", name
+
+
 def test_the_environment_names_settings_that_exist() -> None:
     known = (DOCKER.parent / "fbservice" / "settings.py").read_text()
     known += (DOCKER / "gunicorn.conf.py").read_text()
