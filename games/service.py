@@ -486,17 +486,27 @@ def close_window(
     Its command id is derived from the window and its deadline, so however many closers
     race (the timer task, a re-delivered copy, the sweeper, readers), one close is appended
     and the others get its stored outcome. ``by`` (``task``, ``sweeper``, ``read``,
-    ``command``) is recorded in the command's metadata: who got there first."""
+    ``command``) is recorded in the command's metadata: who got there first.
+
+    A window that is no longer open (closed early: all passed, countered) is left alone
+    without a command, so its deadline's close records no refusal. Only a close racing
+    another closer that ends the window some other way can still record one."""
     now = clock_ms() if now is None else now
     if now < deadline:
         return None  # not due: refusing it under the derived id would block the real close
     command_id = derived_command_id(game_id, f"close:{window_id}:{deadline}")
+    command = {"type": "close_window", "window": window_id}
+    window = getattr(game_load(game_id=game_id).state, "window", None)
     try:
+        if window is None or window.id != window_id:
+            # Closed already: by this very close (a duplicate task gets its stored
+            # outcome), or some other way (nothing, and nothing recorded).
+            return _prior_outcome(game_id, command_id, SYSTEM, command)
         return game_command_execute(
             game_id=game_id,
             seat=None,
             actor=SYSTEM,
-            command={"type": "close_window", "window": window_id},
+            command=command,
             command_id=command_id,
             now=now,
             run_bots=run_bots,
