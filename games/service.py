@@ -42,7 +42,7 @@ from games import cache, selectors
 from games.core import GameDefinition, get_game
 from games.errors import ServiceError
 from games.family_business.errors import RuleViolation
-from games.models import Table
+from games.models import GameClock, Table
 
 log = logging.getLogger(__name__)
 
@@ -239,6 +239,10 @@ def _prior_outcome(
         )
     if record.outcome == CommandRecord.REFUSED:
         raise _stored_refusal(record)
+    if actor.startswith("user:"):
+        # A client's retry: its first answer may have been lost with the web process that
+        # committed the command before sending the tasks it called for.
+        _resend_timers(game_id)
     return CommandOutcome(
         game_id, command_id, record.first_seq or 0, record.last_seq or 0, replayed=True
     )
@@ -720,6 +724,29 @@ def schedule_after(
         jobs.append(("bot_move", [str(table.id), version], settings.FB_BOT_THINK_SECONDS))
     if row.turn_deadline is not None and stored_turn_deadline == row.turn_deadline:
         jobs.append(("turn_timeout", [str(table.id), row.turn_key, row.turn_deadline], 0.0))
+    if jobs:
+        transaction.on_commit(lambda: _schedule(jobs))
+
+
+def _resend_timers(game_id: uuid.UUID) -> None:
+    """Send again the tasks for what the game waits for now (its clock row): the close of
+    its open window, a bot's move, a human turn's deadline. Each is idempotent (the close
+    names window and deadline, the move its version, the timeout its turn; their command
+    ids are derived), so a task sent twice appends once. Bots' and timers' own replays do
+    not come here: a duplicate task re-sending tasks would keep a duplicate alive."""
+    if not settings.FB_SCHEDULE_TASKS:
+        return
+    row = GameClock.objects.filter(game_id=game_id).first()
+    if row is None:
+        return
+    jobs: list[tuple[str, list[Any], float]] = []
+    if row.window_id and row.window_deadline_ms is not None:
+        jobs.append(("close_window", [str(game_id), row.window_id, row.window_deadline_ms], 0.0))
+    if row.bot_due_ms is not None and not settings.FB_BOTS_INLINE and not _BOTS_INLINE.get():
+        delay = max(row.bot_due_ms - clock_ms(), 0) / 1000
+        jobs.append(("bot_move", [str(game_id), row.version], delay))
+    if row.turn_key and row.turn_deadline_ms is not None:
+        jobs.append(("turn_timeout", [str(game_id), row.turn_key, row.turn_deadline_ms], 0.0))
     if jobs:
         transaction.on_commit(lambda: _schedule(jobs))
 
