@@ -215,6 +215,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / ".local" / "celerybeat-schedule")
 )
+# Celery's scheduler plus a heartbeat file for beat's health check (fbservice/beat.py).
+CELERY_BEAT_SCHEDULER = "fbservice.beat:Scheduler"
 # Seconds the /healthz broker probe may take before reporting the broker down.
 HEALTH_BROKER_TIMEOUT = float(os.environ.get("HEALTH_BROKER_TIMEOUT", "1.5"))
 
