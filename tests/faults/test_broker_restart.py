@@ -49,6 +49,9 @@ def test_redis_restarted_under_a_worker_holding_countdowns_the_worker_lives_on(
     for table, window in held + fresh:
         wait_until(lambda t=table: closes(t) >= 1, 20, f"close of {window.id}",
                    f"; now {clock_ms()}, deadline {window.deadline}\n{worker.tail()}")  # fmt: skip
+        closed = StoredEvent.objects.get(stream_id=table.id, type=CLOSED)
+        late = closed.recorded_at.timestamp() * 1000 - window.deadline
+        print(f"closed by {closed.metadata['by']} {late:.0f} ms after the deadline")
     time.sleep(1.0)
     assert worker.proc.poll() is None, f"worker exited:\n{worker.tail()}"
     for table, window in fresh:

@@ -112,8 +112,8 @@ class Worker:
             FB_SWEEP_SECONDS=str(SWEEP_SECONDS),
             FB_SWEEP_GRACE_SECONDS=str(GRACE_SECONDS),
             PYTHONUNBUFFERED="1",
-            **overrides,
         )
+        env.update(overrides)
         env.pop("CELERY_BROKER_WRITE_URL", None)
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(
