@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 from typing import Any
 
@@ -56,12 +57,14 @@ class WorkerSweeper(threading.Thread):
         self.interval = float(settings.FB_SWEEP_SECONDS if interval is None else interval)
         self.stopping = threading.Event()
         self.session: int | None = None  # the backend pid of the session holding the lock
+        self.socket: int | None = None  # that session's socket (see _close_in_child)
 
     def run(self) -> None:
         try:
             while not self.stopping.wait(self.interval):
                 self.tick()
         finally:
+            self.socket = None
             with contextlib.suppress(Exception):
                 connection.close()
 
@@ -76,7 +79,7 @@ class WorkerSweeper(threading.Thread):
             # A database restart, say: drop the session (and with it the lock, if
             # PostgreSQL has not already); the next tick starts again.
             log.exception("worker sweeper: sweep failed")
-            self.session = None
+            self.session = self.socket = None
             with contextlib.suppress(Exception):
                 connection.close()
 
@@ -88,13 +91,14 @@ class WorkerSweeper(threading.Thread):
             cursor.execute("SELECT pg_try_advisory_lock(%s), pg_backend_pid()", [SWEEP_LOCK])
             taken, pid = cursor.fetchone()
             if not taken:
-                self.session = None
+                self.session = self.socket = None
                 return False
             if pid == self.session:
                 cursor.execute("SELECT pg_advisory_unlock(%s)", [SWEEP_LOCK])
             else:
                 log.info("worker sweeper: this worker sweeps (every %.1fs)", self.interval)
             self.session = pid
+            self.socket = connection.connection.fileno()
         return True
 
 
@@ -103,9 +107,23 @@ _started: list[WorkerSweeper] = []
 
 def _start(**_: Any) -> None:
     if settings.FB_WORKER_SWEEP:
+        if not _started:
+            os.register_at_fork(after_in_child=_close_in_child)
         sweeper = WorkerSweeper()
         sweeper.start()
         _started.append(sweeper)
+
+
+def _close_in_child() -> None:
+    """A process forked from the worker later (a pool process replacing one that died)
+    inherits the sweeper's database socket: if it kept it open after the worker's death,
+    the session, and the lock, would outlive the worker. Closing the child's copy of the
+    descriptor leaves the worker's connection alone (no message is sent)."""
+    for sweeper in _started:
+        if sweeper.socket is not None:
+            with contextlib.suppress(OSError):
+                os.close(sweeper.socket)
+    _started.clear()
 
 
 def _stop(**_: Any) -> None:
