@@ -219,6 +219,12 @@ def broker_url(request: pytest.FixtureRequest) -> Iterator[str]:
             _clean_redis(url)
 
 
+@pytest.fixture(autouse=True)
+def _fast_hashing(fast_password_hashing: None) -> None:
+    """The cast's users are created in this process before the clock matters: PBKDF2 took
+    over a second a user on a loaded machine, and windows ran out while tables were set."""
+
+
 @pytest.fixture
 def timers_on(settings) -> None:
     """This process behaves like the web server: tasks scheduled, bots on Celery."""
