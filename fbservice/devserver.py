@@ -4,7 +4,7 @@
 
 Output lines are prefixed with the process name. Ctrl-C (SIGINT), SIGTERM or SIGHUP stop
 everything: each child runs in its own process group, which gets SIGTERM, then SIGKILL
-after a grace period, so grandchildren (runserver's autoreloader, Celery's pool) go too.
+after a grace period, so grandchildren (uvicorn's reloader, Celery's pool) go too.
 A worker or beat that dies is restarted (after 1 s, doubling up to 30 s while it keeps
 dying within 30 s of its start; after 5 such quick deaths in a row everything stops, as it
 does at once when the web server dies; the exit code is then non-zero): the timers must
@@ -33,6 +33,7 @@ from typing import IO
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 GRACE_SECONDS = 10.0
+CODE_DIRS = ("fbservice", "games", "events", "api", "web")  # what the web server reloads on
 # Children restarted when they die (the web server is not: it dying is a setup problem).
 RESTARTED = frozenset({"worker", "beat"})
 RESTART_DELAY = 1.0  # doubled after each quick death, up to RESTART_DELAY_MAX
@@ -65,7 +66,9 @@ def _pump(name: str, stream: IO[str]) -> None:
 def commands(host: str, port: int) -> dict[str, list[str]]:
     python = sys.executable
     return {
-        "web": [python, "manage.py", "runserver", f"{host}:{port}"],
+        # The ASGI app as in production (fbservice/asgi.py), reloaded when our code changes.
+        "web": [python, "-m", "uvicorn", "fbservice.asgi:application", "--host", host,
+                "--port", str(port), "--reload", *(f"--reload-dir={d}" for d in CODE_DIRS)],
         "worker": [python, "-m", "celery", "-A", "fbservice", "worker", "-l", "INFO",
                    "--concurrency", os.environ.get("WORKER_CONCURRENCY", "2")],
         "beat": [python, "-m", "celery", "-A", "fbservice", "beat", "-l", "INFO"],

@@ -34,6 +34,8 @@ class GameDefinition:
     view: Callable[..., dict[str, Any]]
     redact_event: Callable[..., dict[str, Any]]
     legal_commands: Callable[..., tuple[Any, ...]]
+    # The card a timed-out turn discards (None: nothing to discard; the bot plays instead).
+    timeout_discard: Callable[[Any, int], str | None]
     awaiting: Callable[[Any], tuple[int, ...]]
     encode_event: Callable[[Any], dict[str, Any]]
     decode_event: Callable[[dict[str, Any]], Any]
@@ -60,6 +62,7 @@ FAMILY_BUSINESS = GameDefinition(
     view=fb_view.view,
     redact_event=fb_view.redact_event,
     legal_commands=fb.legal_commands,
+    timeout_discard=fb.timeout_discard,
     awaiting=fb.awaiting,
     encode_event=fb_codec.encode_event,
     decode_event=fb_codec.decode_event,
