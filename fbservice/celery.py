@@ -6,7 +6,10 @@ from typing import Any
 from celery import Celery
 from celery.signals import task_postrun, task_prerun, worker_process_init
 
+from fbservice import broker
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fbservice.settings")
+broker.install()  # Redis URLs: a transport that survives a broker restart (see its module)
 
 app = Celery("fbservice")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -5,8 +5,11 @@
 Output lines are prefixed with the process name. Ctrl-C (SIGINT), SIGTERM or SIGHUP stop
 everything: each child runs in its own process group, which gets SIGTERM, then SIGKILL
 after a grace period, so grandchildren (uvicorn's reloader, Celery's pool) go too.
-If one child dies, the others are stopped and the exit code is non-zero. On Linux the
-children also get SIGTERM if this runner itself is killed (PR_SET_PDEATHSIG).
+A worker or beat that dies is restarted (after 1 s, doubling up to 30 s while it keeps
+dying within 30 s of its start; after 5 such quick deaths in a row everything stops, as it
+does at once when the web server dies; the exit code is then non-zero): the timers must
+not stop because one process did. On Linux the children also get SIGTERM if this runner
+itself is killed (PR_SET_PDEATHSIG).
 
 Run it inside `python -m fbservice.embedded exec --` (as `make run` does) so all three
 share the same database and broker.
@@ -31,6 +34,12 @@ from typing import IO
 BASE_DIR = Path(__file__).resolve().parent.parent
 GRACE_SECONDS = 10.0
 CODE_DIRS = ("fbservice", "games", "events", "api", "web")  # what the web server reloads on
+# Children restarted when they die (the web server is not: it dying is a setup problem).
+RESTARTED = frozenset({"worker", "beat"})
+RESTART_DELAY = 1.0  # doubled after each quick death, up to RESTART_DELAY_MAX
+RESTART_DELAY_MAX = 30.0
+QUICK_DEATH_SECONDS = 30.0  # a child that ran at least this long starts again at 1 s
+QUICK_DEATHS_MAX = 5  # that many quick deaths in a row: give up, stop everything
 _print_lock = threading.Lock()
 
 
@@ -66,9 +75,9 @@ def commands(host: str, port: int) -> dict[str, list[str]]:
     }  # fmt: skip
 
 
-def _announce_when_up(url: str, procs: dict[str, subprocess.Popen[str]]) -> None:
+def _announce_when_up(url: str, web: _Child) -> None:
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and procs["web"].poll() is None:
+    while time.monotonic() < deadline and web.proc.poll() is None:
         try:
             with urllib.request.urlopen(url + "healthz", timeout=3) as response:  # noqa: S310
                 response.read()
@@ -81,21 +90,92 @@ def _announce_when_up(url: str, procs: dict[str, subprocess.Popen[str]]) -> None
         return
 
 
-def _stop(procs: dict[str, subprocess.Popen[str]]) -> None:
-    for proc in procs.values():
+def _stop(children: list[_Child]) -> None:
+    for child in children:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGTERM)
+            os.killpg(child.proc.pid, signal.SIGTERM)
     deadline = time.monotonic() + GRACE_SECONDS
-    for proc in procs.values():
+    for child in children:
         with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(max(0.0, deadline - time.monotonic()))
+            child.proc.wait(max(0.0, deadline - time.monotonic()))
     # Whatever is left in the groups (stuck leaders, orphaned grandchildren) is killed.
-    for name, proc in procs.items():
-        if proc.poll() is None:
-            _say("run", f"{name} did not stop within {GRACE_SECONDS:.0f}s; killing it")
+    for child in children:
+        if child.proc.poll() is None:
+            _say("run", f"{child.name} did not stop within {GRACE_SECONDS:.0f}s; killing it")
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+            os.killpg(child.proc.pid, signal.SIGKILL)
+        child.proc.wait()
+    for child in children:
+        if child.pump is not None:
+            child.pump.join(timeout=2)
+
+
+class _Child:
+    """One supervised child: its command, its current process and its restart record."""
+
+    def __init__(self, name: str, cmd: list[str], env: dict[str, str]) -> None:
+        self.name, self.cmd, self.env = name, cmd, env
+        self.quick_deaths = 0
+        self.restart_at: float | None = None  # monotonic time of a pending restart
+        self.proc = self._spawn()
+
+    def _spawn(self) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
+            self.cmd,
+            cwd=BASE_DIR,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+            start_new_session=True,  # own process group: we decide when it stops
+            preexec_fn=_die_with_parent,  # noqa: PLW1509
+        )
+        self.started = time.monotonic()
+        self.pump: threading.Thread | None = None
+        if proc.stdout is not None:
+            self.pump = threading.Thread(target=_pump, args=(self.name, proc.stdout), daemon=True)
+            self.pump.start()
+        _say("run", f"started {self.name} (pid {proc.pid}): {' '.join(self.cmd[1:])}")
+        return proc
+
+    def on_death(self) -> bool:
+        """The process exited: plan its restart (True), or say it must not restart."""
+        ran = time.monotonic() - self.started
+        # Orphans of the dead leader (a Celery pool process) must not outlive it.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.name not in RESTARTED:
+            return False
+        self.quick_deaths = self.quick_deaths + 1 if ran < QUICK_DEATH_SECONDS else 0
+        if self.quick_deaths >= QUICK_DEATHS_MAX:
+            _say("run", f"{self.name} died {self.quick_deaths} times in a row, each within "
+                        f"{QUICK_DEATH_SECONDS:.0f}s of its start: not restarting it")  # fmt: skip
+            return False
+        delay = min(RESTART_DELAY * 2 ** max(self.quick_deaths - 1, 0), RESTART_DELAY_MAX)
+        self.restart_at = time.monotonic() + delay
+        _say("run", f"{self.name} exited with code {self.proc.returncode} after {ran:.0f}s; "
+                    f"restarting it in {delay:.0f}s")  # fmt: skip
+        return True
+
+    def restart_if_due(self) -> None:
+        if self.restart_at is not None and time.monotonic() >= self.restart_at:
+            self.restart_at = None
+            self.proc = self._spawn()
+
+
+def _supervise(children: dict[str, _Child], stopping: threading.Event) -> int:
+    """Watch the children until asked to stop; returns the exit code."""
+    while not stopping.wait(0.2):
+        for child in children.values():
+            if child.restart_at is not None:
+                child.restart_if_due()
+            elif child.proc.poll() is not None and not child.on_death():
+                _say("run", f"{child.name} exited with code {child.proc.returncode}; "
+                            "stopping the rest")  # fmt: skip
+                return child.proc.returncode or 1
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -115,44 +195,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(sig, request_stop)
 
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    procs: dict[str, subprocess.Popen[str]] = {}
+    children: dict[str, _Child] = {}
+    exit_code = 1
     try:
         for name, cmd in commands(args.host, args.port).items():
-            procs[name] = subprocess.Popen(  # noqa: S603 - our own interpreter and arguments
-                cmd,
-                cwd=BASE_DIR,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-                bufsize=1,
-                start_new_session=True,  # own process group: we decide when it stops
-                preexec_fn=_die_with_parent,  # noqa: PLW1509
-            )
-            _say("run", f"started {name} (pid {procs[name].pid}): {' '.join(cmd[1:])}")
-        pumps = [
-            threading.Thread(target=_pump, args=(name, proc.stdout), daemon=True)
-            for name, proc in procs.items()
-            if proc.stdout is not None
-        ]
-        for pump in pumps:
-            pump.start()
+            children[name] = _Child(name, cmd, env)
         url = f"http://{args.host}:{args.port}/"
-        threading.Thread(target=_announce_when_up, args=(url, procs), daemon=True).start()
-
-        exit_code = 0
-        while not stopping.wait(0.2):
-            for name, proc in procs.items():
-                if proc.poll() is not None:
-                    _say("run", f"{name} exited with code {proc.returncode}; stopping the rest")
-                    exit_code = proc.returncode or 1
-                    stopping.set()
-                    break
+        threading.Thread(target=_announce_when_up, args=(url, children["web"]), daemon=True).start()
+        exit_code = _supervise(children, stopping)
     finally:
-        _stop(procs)
-    for pump in pumps:
-        pump.join(timeout=2)
+        _stop(list(children.values()))
     _say("run", "all processes stopped")
     return exit_code
 

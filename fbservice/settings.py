@@ -215,6 +215,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / ".local" / "celerybeat-schedule")
 )
+# Celery's scheduler plus a heartbeat file for beat's health check (fbservice/beat.py).
+CELERY_BEAT_SCHEDULER = "fbservice.beat:Scheduler"
 # Seconds the /healthz broker probe may take before reporting the broker down.
 HEALTH_BROKER_TIMEOUT = float(os.environ.get("HEALTH_BROKER_TIMEOUT", "1.5"))
 
@@ -234,10 +236,13 @@ FB_BOT_THINK_SECONDS = envfloat("FB_BOT_THINK_SECONDS", 1.0)
 # Whether the service schedules Celery tasks at all (window closes, bot moves, turn
 # timeouts). Only tests turn it off; reads, commands and the sweeper still close windows.
 FB_SCHEDULE_TASKS = envbool("FB_SCHEDULE_TASKS", True)
-# The sweeper (Celery beat) runs every FB_SWEEP_SECONDS and does what a lost task did not:
+# The sweeper runs every FB_SWEEP_SECONDS and does what a lost task did not:
 # closes windows, plays timed-out turns and moves bots overdue by FB_SWEEP_GRACE_SECONDS.
 FB_SWEEP_SECONDS = envfloat("FB_SWEEP_SECONDS", 2.0)
 FB_SWEEP_GRACE_SECONDS = envfloat("FB_SWEEP_GRACE_SECONDS", 1.0)
+# Every Celery worker also runs the sweeper on a thread of its own, one worker at a time
+# (a PostgreSQL advisory lock; games/sweeper.py): timers go on while beat is down.
+FB_WORKER_SWEEP = envbool("FB_WORKER_SWEEP", True)
 CELERY_BEAT_SCHEDULE = {
     "fb-sweep": {
         "task": "games.tasks.sweep",

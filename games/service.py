@@ -42,7 +42,7 @@ from games import cache, selectors
 from games.core import GameDefinition, get_game
 from games.errors import ServiceError
 from games.family_business.errors import RuleViolation
-from games.models import Table
+from games.models import GameClock, Table
 
 log = logging.getLogger(__name__)
 
@@ -239,6 +239,10 @@ def _prior_outcome(
         )
     if record.outcome == CommandRecord.REFUSED:
         raise _stored_refusal(record)
+    if actor.startswith("user:"):
+        # A client's retry: its first answer may have been lost with the web process that
+        # committed the command before sending the tasks it called for.
+        _resend_timers(game_id)
     return CommandOutcome(
         game_id, command_id, record.first_seq or 0, record.last_seq or 0, replayed=True
     )
@@ -486,17 +490,27 @@ def close_window(
     Its command id is derived from the window and its deadline, so however many closers
     race (the timer task, a re-delivered copy, the sweeper, readers), one close is appended
     and the others get its stored outcome. ``by`` (``task``, ``sweeper``, ``read``,
-    ``command``) is recorded in the command's metadata: who got there first."""
+    ``command``) is recorded in the command's metadata: who got there first.
+
+    A window that is no longer open (closed early: all passed, countered) is left alone
+    without a command, so its deadline's close records no refusal. Only a close racing
+    another closer that ends the window some other way can still record one."""
     now = clock_ms() if now is None else now
     if now < deadline:
         return None  # not due: refusing it under the derived id would block the real close
     command_id = derived_command_id(game_id, f"close:{window_id}:{deadline}")
+    command = {"type": "close_window", "window": window_id}
+    window = getattr(game_load(game_id=game_id).state, "window", None)
     try:
+        if window is None or window.id != window_id:
+            # Closed already: by this very close (a duplicate task gets its stored
+            # outcome), or some other way (nothing, and nothing recorded).
+            return _prior_outcome(game_id, command_id, SYSTEM, command)
         return game_command_execute(
             game_id=game_id,
             seat=None,
             actor=SYSTEM,
-            command={"type": "close_window", "window": window_id},
+            command=command,
             command_id=command_id,
             now=now,
             run_bots=run_bots,
@@ -710,6 +724,29 @@ def schedule_after(
         jobs.append(("bot_move", [str(table.id), version], settings.FB_BOT_THINK_SECONDS))
     if row.turn_deadline is not None and stored_turn_deadline == row.turn_deadline:
         jobs.append(("turn_timeout", [str(table.id), row.turn_key, row.turn_deadline], 0.0))
+    if jobs:
+        transaction.on_commit(lambda: _schedule(jobs))
+
+
+def _resend_timers(game_id: uuid.UUID) -> None:
+    """Send again the tasks for what the game waits for now (its clock row): the close of
+    its open window, a bot's move, a human turn's deadline. Each is idempotent (the close
+    names window and deadline, the move its version, the timeout its turn; their command
+    ids are derived), so a task sent twice appends once. Bots' and timers' own replays do
+    not come here: a duplicate task re-sending tasks would keep a duplicate alive."""
+    if not settings.FB_SCHEDULE_TASKS:
+        return
+    row = GameClock.objects.filter(game_id=game_id).first()
+    if row is None:
+        return
+    jobs: list[tuple[str, list[Any], float]] = []
+    if row.window_id and row.window_deadline_ms is not None:
+        jobs.append(("close_window", [str(game_id), row.window_id, row.window_deadline_ms], 0.0))
+    if row.bot_due_ms is not None and not settings.FB_BOTS_INLINE and not _BOTS_INLINE.get():
+        delay = max(row.bot_due_ms - clock_ms(), 0) / 1000
+        jobs.append(("bot_move", [str(game_id), row.version], delay))
+    if row.turn_key and row.turn_deadline_ms is not None:
+        jobs.append(("turn_timeout", [str(game_id), row.turn_key, row.turn_deadline_ms], 0.0))
     if jobs:
         transaction.on_commit(lambda: _schedule(jobs))
 

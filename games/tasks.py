@@ -86,9 +86,13 @@ def turn_timeout(game_id: str, key: str, deadline: int) -> str:
 
 
 @shared_task(name="games.tasks.sweep")
-def sweep() -> dict[str, int]:
-    """Celery beat runs this every FB_SWEEP_SECONDS."""
-    return sweep_once()
+def sweep() -> dict[str, int] | str:
+    """Celery beat sends this every FB_SWEEP_SECONDS: one sweep, unless a worker's
+    sweeper holds the lock (games.sweeper), as it does while any worker runs one."""
+    from games.sweeper import sweep_unless_held  # here: games.sweeper imports this module
+
+    done = sweep_unless_held()
+    return "skipped: another sweeper holds the lock" if done is None else done
 
 
 def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:

@@ -141,6 +141,12 @@ class Web:
             self.proc.wait(timeout=10)
 
 
+@pytest.fixture(autouse=True)
+def _fast_hashing(fast_password_hashing: None) -> None:
+    """The cast's users are created in this process before the clock matters: PBKDF2 took
+    over a second a user on a loaded machine, and windows ran out while tables were set."""
+
+
 @pytest.fixture
 def webs(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Callable[..., Web]]:
     """``start(**env)`` launches a gunicorn (on the test database unless DATABASE_URL is

@@ -37,6 +37,16 @@ def test_every_service_is_there_with_a_health_check() -> None:
         "gunicorn", "fbservice.asgi:application", "--config", "docker/gunicorn.conf.py"
     ]  # fmt: skip
     assert services["beat"]["command"][3] == "beat"
+    # beat is healthy while it hands tasks to the broker (fbservice/beat.py)
+    assert services["beat"]["healthcheck"]["test"][1:5] == [
+        "python", "-m", "fbservice.beat", "check"
+    ]  # fmt: skip
+
+
+def test_a_worker_or_beat_that_exits_is_restarted() -> None:
+    services = compose()["services"]
+    for name in ("postgres", "rabbitmq", "web", "worker", "beat"):
+        assert services[name]["restart"] == "unless-stopped", name
 
 
 def test_the_environment_names_settings_that_exist() -> None:

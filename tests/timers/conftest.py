@@ -1,7 +1,8 @@
 """Real Celery workers on a real broker for the timer tests.
 
 Each test gets a ``workers`` factory: it starts ``celery worker -B`` subprocesses (prefork,
-2 processes, with an embedded beat whose sweeper runs every 0.5 s) against
+2 processes, with an embedded beat (unless told otherwise) and the worker's own sweeper
+thread, both sweeping every 0.5 s) against
 
 * the broker this test run is configured with (``CELERY_BROKER_URL``: Redis here, the
   embedded Redis on a fresh machine): never skipped;
@@ -87,7 +88,15 @@ def database_url() -> str:
 class Worker:
     """One ``celery worker -B`` subprocess (its own process group) with a log file."""
 
-    def __init__(self, broker_url: str, db_url: str, folder: Path, index: int) -> None:
+    def __init__(
+        self,
+        broker_url: str,
+        db_url: str,
+        folder: Path,
+        index: int,
+        beat: bool = True,
+        **overrides: str,
+    ) -> None:
         self.name = f"{QUEUE}-{index}@fbtest"
         self.log = folder / f"worker-{index}.log"
         env = dict(
@@ -104,10 +113,12 @@ class Worker:
             FB_SWEEP_GRACE_SECONDS=str(GRACE_SECONDS),
             PYTHONUNBUFFERED="1",
         )
+        env.update(overrides)
         env.pop("CELERY_BROKER_WRITE_URL", None)
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "fbservice", "worker", "-B",
+                [sys.executable, "-m", "celery", "-A", "fbservice", "worker",
+                 *(["-B"] if beat else []),
                  "-l", "INFO", "-P", "prefork", "-c", "2", "-n", self.name,
                  "-Q", QUEUE, "--without-mingle", "--without-gossip"],
                 cwd=REPO,
@@ -208,6 +219,12 @@ def broker_url(request: pytest.FixtureRequest) -> Iterator[str]:
             _clean_redis(url)
 
 
+@pytest.fixture(autouse=True)
+def _fast_hashing(fast_password_hashing: None) -> None:
+    """The cast's users are created in this process before the clock matters: PBKDF2 took
+    over a second a user on a loaded machine, and windows ran out while tables were set."""
+
+
 @pytest.fixture
 def timers_on(settings) -> None:
     """This process behaves like the web server: tasks scheduled, bots on Celery."""
@@ -221,12 +238,14 @@ def timers_on(settings) -> None:
 def workers(
     broker_url: str, timers_on: None, transactional_db: None, tmp_path: Path, request
 ) -> Iterator[Callable[[], Worker]]:
-    """``start()`` launches a worker (waiting until it is ready); all are killed after."""
+    """``start(beat=True, **env)`` launches a worker (with an embedded beat unless told
+    otherwise; ``env`` overrides its environment) and waits until it is ready; all are
+    killed after the test."""
     started: list[Worker] = []
     db_url = database_url()
 
-    def start() -> Worker:
-        worker = Worker(broker_url, db_url, tmp_path, len(started))
+    def start(beat: bool = True, **env: str) -> Worker:
+        worker = Worker(broker_url, db_url, tmp_path, len(started), beat, **env)
         started.append(worker)
         worker.wait_ready()
         return worker

@@ -127,6 +127,48 @@ def test_a_close_task_closes_once_then_reports_it() -> None:
     assert tasks.close_window(str(uuid.uuid4()), "w1", 1).startswith("failed")
 
 
+@pytest.mark.parametrize("ending", ["all passed", "countered"])
+def test_a_close_for_a_window_that_ended_early_records_nothing(ending: str) -> None:
+    table = window_table()
+    window = contract(table, now=1_000)
+    if ending == "all passed":
+        run(table, 1, {"type": "pass", "window": window.id}, now=1_500)
+        run(table, 2, {"type": "pass", "window": window.id}, now=1_600)
+    else:
+        card = cards_of("FAMILY_INFLUENCE")[0]
+        run(table, 1, {"type": "counter", "window": window.id, "card": card}, now=1_500)
+    assert state(table).state.window is None or state(table).state.window.id != window.id
+    records = CommandRecord.objects.filter(stream_id=table.id)
+    before = (records.count(), state(table).version)
+    args = (str(table.id), window.id, window.deadline)
+    assert tasks.close_window(*args) == "already closed"
+    assert tasks.close_window(*args) == "already closed"  # still idempotent
+    assert (records.count(), state(table).version) == before
+    assert not records.filter(outcome=CommandRecord.REFUSED).exists()
+
+
+def test_a_retried_command_sends_again_what_the_game_waits_for(
+    sent, settings, django_capture_on_commit_callbacks
+) -> None:
+    table = window_table()
+    target = state(table).state.players[1].crew[0]
+    play = {"type": "play", "card": cards_of("CONTRACT")[0], "targets": [target]}
+    key = uuid.uuid4()
+    settings.FB_SCHEDULE_TASKS = False  # the web process dies after the commit, unsent
+    run(table, 0, play, command_id=key, now=5_000)
+    settings.FB_SCHEDULE_TASKS = True
+    with django_capture_on_commit_callbacks(execute=True):
+        retried = run(table, 0, play, command_id=key, now=5_300)  # the client's retry
+    window = state(table).state.window
+    assert retried.replayed and window is not None
+    assert sent == [("close_window", [str(table.id), window.id, 7_000], 0.0)]
+    # a timer's own replay sends nothing (a duplicate must not keep duplicates alive)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.close_window(str(table.id), window.id, 7_000) == "closed"
+        assert tasks.close_window(str(table.id), window.id, 7_000) == "replayed"
+    assert len(sent) == 1
+
+
 def test_the_sweeper_waits_for_the_grace_then_closes(settings) -> None:
     settings.FB_SWEEP_GRACE_SECONDS = 1.0
     table = window_table()
