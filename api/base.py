@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
+from api.throttles import client_address
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=-]{1,128}$")
@@ -30,7 +31,7 @@ def request_id(request: Request | HttpRequest) -> str:
 
 def request_metadata(request: Request) -> dict[str, Any]:
     """Stored with each command and event: which request, from where."""
-    return {"request_id": request_id(request), "ip": request.META.get("REMOTE_ADDR")}
+    return {"request_id": request_id(request), "ip": client_address(request)}
 
 
 def idempotency_key(request: Request) -> uuid.UUID:

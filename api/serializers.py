@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
+from api import usernames
 from games.family_business import CARD_KIND
 from games.family_business.cards import ACTION_CARDS
 from games.models import Table
@@ -74,7 +75,7 @@ class RegisterSerializer(CredentialsSerializer):
             field.run_validators(value)
         except DjangoValidationError as exc:
             raise serializers.ValidationError(list(exc.messages)) from exc
-        if user_model._default_manager.filter(**{f"{user_model.USERNAME_FIELD}__iexact": value}):
+        if usernames.taken(value):  # in any case, or with a look-alike letter
             raise serializers.ValidationError("That username is taken.")
         return value
 

@@ -72,6 +72,7 @@ def base_env(**overrides: str) -> dict[str, str]:
         FB_BOTS_INLINE="true",
         FB_COMMAND_RATE="100000/min",
         FB_AUTH_RATE="100000/min",
+        FB_AUTH_USERNAME_RATE="100000/min",
         HEALTH_BROKER_TIMEOUT="3",
     )
     env.pop("CELERY_BROKER_WRITE_URL", None)

@@ -1,0 +1,100 @@
+"""What an attacker tried (issue 14): forged client addresses, look-alike usernames, bodies
+that are too deep or too big, numbers out of range. Every answer is a 4xx in the envelope."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from tests.api.helpers import API
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "correct-horse-battery"
+
+
+def post(client: APIClient, path: str, body: dict | None = None, **extra):
+    return client.post(f"{API}{path}", body or {}, format="json", **extra)
+
+
+# --- rate limits that a header cannot reset ----------------------------------------------
+
+
+def test_a_forged_forwarded_for_gets_no_fresh_sign_in_limit(settings, anon) -> None:
+    settings.FB_AUTH_RATE = "3/min"
+    codes = [
+        post(
+            anon,
+            "/auth/token",
+            {"username": f"user{i}", "password": "wrong-password"},
+            HTTP_X_FORWARDED_FOR=f"10.0.{i}.1",
+        ).status_code
+        for i in range(5)
+    ]
+    assert codes == [400, 400, 400, 429, 429]
+
+
+def test_a_trusted_proxy_forwards_the_client_address(settings) -> None:
+    settings.FB_AUTH_RATE = "2/min"
+    settings.TRUSTED_PROXIES = [__import__("ipaddress").ip_network("127.0.0.0/8")]
+    proxy = APIClient(REMOTE_ADDR="127.0.0.1")
+
+    def attempt(forwarded: str) -> int:
+        body = {"username": "nobody", "password": "wrong-password"}
+        return post(proxy, "/auth/token", body, HTTP_X_FORWARDED_FOR=forwarded).status_code
+
+    # two clients behind the proxy each get their own limit; what a client itself put in
+    # front of the header (the left end) does not make a new one
+    assert [attempt("203.0.113.5"), attempt("198.51.100.7, 203.0.113.5")] == [400, 400]
+    assert attempt("1.2.3.4, 203.0.113.5") == 429
+    assert attempt("198.51.100.9") == 400
+    # a request from an untrusted peer is counted by its peer, whatever it forwards
+    other = APIClient(REMOTE_ADDR="192.0.2.1")
+    body = {"username": "nobody", "password": "wrong-password"}
+    assert post(other, "/auth/token", body, HTTP_X_FORWARDED_FOR="203.0.113.77").status_code == 400
+
+
+def test_sign_in_is_limited_per_username_from_any_address(settings) -> None:
+    settings.FB_AUTH_USERNAME_RATE = "3/min"
+    get_user_model().objects.create_user(username="victim", password=PASSWORD)
+    codes = []
+    for i in range(5):
+        client = APIClient(REMOTE_ADDR=f"192.0.2.{i + 1}")  # a botnet: a new address each
+        name = "VICTIM" if i % 2 else "victim"  # the same account in any case
+        codes.append(post(client, "/auth/token", {"username": name, "password": "x" * 9}))
+    assert [r.status_code for r in codes] == [400, 400, 400, 429, 429]
+    assert codes[-1].json()["code"] == "rate_limited"
+    # another username is not locked out by it
+    fresh = APIClient(REMOTE_ADDR="192.0.2.99")
+    assert post(fresh, "/auth/token", {"username": "other", "password": "x" * 9}).status_code == 400
+
+
+# --- look-alike usernames ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "lookalike",
+    [
+        "\u0430lice",  # Cyrillic a
+        "AL\u0406CE",  # Cyrillic capital I (upper-cased alIce)
+        "al\u0456ce",  # Cyrillic small i
+        "\uff41lice",  # fullwidth a (NFKC)
+        "a1ice",  # digit one for l
+        "\u03bfscar",  # Greek omicron, against "oscar" below
+    ],
+)
+def test_usernames_that_look_alike_are_taken(anon, lookalike) -> None:
+    for name in ("alice", "oscar"):
+        get_user_model().objects.create_user(username=name, password=PASSWORD)
+    response = post(anon, "/auth/register", {"username": lookalike, "password": PASSWORD})
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid"
+    assert "username" in response.json()["extra"]["fields"]
+
+
+def test_usernames_that_only_differ_do_register(anon) -> None:
+    get_user_model().objects.create_user(username="alice", password=PASSWORD)
+    for name in ("alicia", "\u0436\u0435\u043d\u044f", "ian", "lan"):
+        response = post(anon, "/auth/register", {"username": name, "password": PASSWORD})
+        assert response.status_code == 201, (name, response.content)
