@@ -6,6 +6,7 @@ import re
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -51,8 +52,11 @@ class ApiView(APIView):
     """
 
     takes_body = True
+    # The setting that holds the largest body this route reads, in bytes.
+    body_limit_setting = "DATA_UPLOAD_MAX_MEMORY_SIZE"
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        self._check_body_size(request)
         super().initial(request, *args, **kwargs)
         if request.method in ("POST", "PUT", "PATCH", "DELETE"):
             data = request.data  # parses now: malformed JSON raises ParseError
@@ -62,6 +66,17 @@ class ApiView(APIView):
                     "This request takes no body.",
                     fields={"non_field_errors": ["This request takes no body."]},
                 )
+
+    def _check_body_size(self, request: Request) -> None:
+        """413 before reading a body that is too big (Content-Length; without one, Django
+        reads none)."""
+        limit = getattr(settings, self.body_limit_setting)
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if limit is not None and length > limit:
+            raise ApiError("body_too_large", limit=limit)
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any

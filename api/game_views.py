@@ -120,6 +120,7 @@ class GameView(ApiView):
 
 
 class CommandView(ApiView):
+    body_limit_setting = "FB_MAX_COMMAND_BYTES"
     throttle_classes = (CommandRateThrottle,)
 
     @extend_schema(
@@ -161,6 +162,7 @@ class CommandView(ApiView):
 
 
 class ResignView(ApiView):
+    body_limit_setting = "FB_MAX_COMMAND_BYTES"
     takes_body = False
     throttle_classes = (CommandRateThrottle,)
 
@@ -183,6 +185,7 @@ class ResignView(ApiView):
 
 
 class UndoView(ApiView):
+    body_limit_setting = "FB_MAX_COMMAND_BYTES"
     takes_body = False
     throttle_classes = (CommandRateThrottle,)
 

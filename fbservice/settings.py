@@ -300,6 +300,11 @@ FB_AUTH_USERNAME_RATE = os.environ.get("FB_AUTH_USERNAME_RATE", "20/hour")
 # of them counts against the address it forwarded for. None by default: the header is
 # ignored and every request counts against its peer address.
 TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES")
+# The largest request body Django reads (bytes; 413 body_too_large above it), and the
+# largest body of a game command: a command is a few hundred bytes, and a refused one is
+# logged, so junk is refused before it costs more than its answer.
+DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
+FB_MAX_COMMAND_BYTES = envint("FB_MAX_COMMAND_BYTES", 16_384)
 # Longest long-poll wait of the event feed, and the lifetime and heartbeat of its
 # server-sent-events stream, in seconds.
 FB_FEED_MAX_WAIT = envint("FB_FEED_MAX_WAIT", 25)
@@ -318,7 +323,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {

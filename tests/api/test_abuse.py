@@ -3,11 +3,14 @@ that are too deep or too big, numbers out of range. Every answer is a 4xx in the
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from tests.api.helpers import API
+from events.models import CommandRecord
+from tests.api.helpers import API, create_table, seat_all, start
 
 pytestmark = pytest.mark.django_db
 
@@ -98,3 +101,42 @@ def test_usernames_that_only_differ_do_register(anon) -> None:
     for name in ("alicia", "\u0436\u0435\u043d\u044f", "ian", "lan"):
         response = post(anon, "/auth/register", {"username": name, "password": PASSWORD})
         assert response.status_code == 201, (name, response.content)
+
+
+# --- bodies too deep or too big ----------------------------------------------------------
+
+
+def raw_post(client: APIClient, path: str, data: str | bytes, **extra):
+    return client.post(f"{API}{path}", data=data, content_type="application/json", **extra)
+
+
+@pytest.mark.parametrize("depth", [40, 947, 100_000])
+def test_a_deeply_nested_body_is_a_400(anon, depth) -> None:
+    body = '{"username": ' + "[" * depth + "]" * depth + ', "password": "x"}'
+    response = raw_post(anon, "/auth/register", body)
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "json_too_deep"
+    assert response.json()["extra"] == {"limit": 32}
+
+
+def test_a_body_over_the_upload_limit_is_a_413(anon, alice) -> None:
+    big = json.dumps({"username": "x" * 3_000_000, "password": "y"})
+    for client, path in ((anon, "/auth/register"), (alice.client, "/tables")):
+        response = raw_post(client, path, big)
+        assert response.status_code == 413, response.content
+        assert response.json()["code"] == "body_too_large"
+
+
+def test_a_command_body_over_its_limit_is_a_413_and_is_not_logged(settings, alice, bob) -> None:
+    table = create_table(alice, seats=2)
+    seat_all(table["id"], bob)
+    start(alice, table["id"])
+    junk = {"type": "play", "card": "c01", "targets": ["x" * 64] * 400}  # ~27 kB
+    response = alice.command(table["id"], junk)
+    assert response.status_code == 413, response.content
+    assert response.json() == {
+        "code": "body_too_large",
+        "message": response.json()["message"],
+        "extra": {"limit": settings.FB_MAX_COMMAND_BYTES},
+    }
+    assert not CommandRecord.objects.filter(stream_id=table["id"], outcome="refused").exists()
