@@ -19,6 +19,7 @@ from games.models import Table
 CARD_IDS = sorted(CARD_KIND)  # c01..c56 and the ability cards a01..a10
 BASE_CARD_IDS = frozenset(ACTION_CARDS)
 BOT_KINDS = ["heuristic", "random"]
+MAX_VERSION = 2**31 - 1  # a version is a seq: PostgreSQL integer columns
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -197,6 +198,7 @@ class CommandRequestSerializer(StrictSerializer):
     )
     expected_version = StrictIntegerField(
         min_value=0,
+        max_value=MAX_VERSION,
         required=False,
         allow_null=True,
         help_text="Refuse with 409 stale_version unless the game is at this version "

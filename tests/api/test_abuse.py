@@ -140,3 +140,20 @@ def test_a_command_body_over_its_limit_is_a_413_and_is_not_logged(settings, alic
         "extra": {"limit": settings.FB_MAX_COMMAND_BYTES},
     }
     assert not CommandRecord.objects.filter(stream_id=table["id"], outcome="refused").exists()
+
+
+# --- numbers out of range ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", [2**31, 2**63, 10**40, -1])
+def test_an_expected_version_out_of_range_is_a_400(alice, bob, version) -> None:
+    table = create_table(alice, seats=2)
+    seat_all(table["id"], bob)
+    start(alice, table["id"])
+    response = alice.command(table["id"], {"type": "resign"}, expected_version=version)
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid"
+    assert "expected_version" in response.json()["extra"]["fields"]
+    # the largest version a game can reach is still a version (stale, not an error)
+    response = alice.command(table["id"], {"type": "resign"}, expected_version=2**31 - 1)
+    assert (response.status_code, response.json()["code"]) == (409, "stale_version")
