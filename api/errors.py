@@ -95,6 +95,7 @@ STATUS: dict[str, int] = {
     "nothing_to_undo": 422,
     "other_seat_acted": 409,
     "undo_reveals_cards": 422,
+    "undo_after_reveal": 422,
     "busy": 503,
     # the rules engine's
     "bad_command": 400,

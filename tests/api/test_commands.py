@@ -11,7 +11,16 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from events.models import CommandRecord, StoredEvent
-from tests.api.helpers import API, Player, create_table, event_count, seat_all, start
+from tests.api.helpers import (
+    API,
+    Player,
+    create_table,
+    event_count,
+    play_contract,
+    seat_all,
+    start,
+    undoable_game,
+)
 from tests.service.helpers import cards_of, hand_stack
 
 pytestmark = pytest.mark.django_db
@@ -192,19 +201,35 @@ def test_resign_and_game_over(alice, bob) -> None:
     assert event_count(table["id"]) == count
 
 
-def test_undo_takes_back_your_last_move_on_a_casual_table(alice, bob, game) -> None:
+def test_undo_takes_back_your_last_move_on_a_casual_table(alice, bob, staff) -> None:
+    game = undoable_game(staff, [alice, bob], [["CONTRACT"], []])
     before = alice.state(game)
-    card = hand(alice, game, 0)[0]
-    assert alice.command(game, {"type": "play", "card": card, "discard": True}).status_code == 201
+    played = play_contract(alice, game, 0)
+    assert played.status_code == 201 and played.json()["state"]["window"]
+    card = played.json()["events"][0]["data"]["card"]
     undone = alice.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
     assert undone.status_code == 201, undone.json()
     body = undone.json()
     assert body["events"][0]["type"] == "stream.Undone"
-    assert body["state"]["turn_seat"] == 0
+    assert body["state"]["turn_seat"] == 0 and body["state"]["window"] is None
     assert card in [c["id"] for c in body["state"]["players"][0]["hand"]]
     assert body["state"]["deck_size"] == before["state"]["deck_size"]
     nothing = bob.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
     assert (nothing.status_code, nothing.json()["code"]) == (422, "nothing_to_undo")
+
+
+def test_undo_is_refused_once_another_seat_drew_since(alice, bob, game) -> None:
+    """alice discards; bob draws at his turn's start, inside alice's command; taken back,
+    bob would know the top of the deck that alice's next turn draws."""
+    card = hand(alice, game, 0)[0]
+    played = alice.command(game, {"type": "play", "card": card, "discard": True})
+    assert [e["data"]["type"] for e in played.json()["events"]][-1] == "CardsDrawn"
+    assert played.json()["undo_available"] is False
+    count = event_count(game)
+    undone = alice.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
+    assert (undone.status_code, undone.json()["code"]) == (422, "undo_after_reveal")
+    assert undone.json()["extra"] == {"seats": [1]}
+    assert event_count(game) == count
 
 
 def test_undo_is_refused_on_ranked_tables(alice, bob) -> None:
