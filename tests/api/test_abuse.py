@@ -4,6 +4,7 @@ that are too deep or too big, numbers out of range. Every answer is a 4xx in the
 from __future__ import annotations
 
 import json
+import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -157,3 +158,33 @@ def test_an_expected_version_out_of_range_is_a_400(alice, bob, version) -> None:
     # the largest version a game can reach is still a version (stale, not an error)
     response = alice.command(table["id"], {"type": "resign"}, expected_version=2**31 - 1)
     assert (response.status_code, response.json()["code"]) == (409, "stale_version")
+
+
+# --- what the log keeps of a refused command ---------------------------------------------
+
+
+def test_a_refused_command_is_logged_as_a_bounded_summary(alice, bob) -> None:
+    table = create_table(alice, seats=2)
+    seat_all(table["id"], bob)
+    start(alice, table["id"])
+    game = table["id"]
+    junk = {"type": "play", "card": "c01", "targets": [f"{i:04d}" + "x" * 50 for i in range(250)]}
+    assert len(json.dumps(junk)) > 14_000
+    key = str(uuid.uuid4())
+    first = alice.post(f"/games/{game}/commands", {"command": junk}, key=key)
+    assert first.status_code in (400, 422), first.content
+    record = CommandRecord.objects.get(stream_id=game, command_id=key)
+    assert record.outcome == "refused"
+    stored = json.dumps(
+        {"command": record.command, "data": record.error_data, "message": record.error_message}
+    )
+    assert len(stored) < 5_000, len(stored)
+    assert record.command["type"] == "play" and record.command["_summary"]["bytes"] > 14_000
+    # the retry with its key is recognised by the digest: the same refusal, replayed
+    again = alice.post(f"/games/{game}/commands", {"command": junk}, key=key)
+    assert (again.status_code, again.json()["code"]) == (first.status_code, first.json()["code"])
+    # and other junk under the same key is another command
+    other = dict(junk, targets=junk["targets"][:-1])
+    reused = alice.post(f"/games/{game}/commands", {"command": other}, key=key)
+    assert (reused.status_code, reused.json()["code"]) == (422, "idempotency_key_reused")
+    assert CommandRecord.objects.filter(stream_id=game).count() == 1
