@@ -187,4 +187,4 @@ def test_a_refused_command_is_logged_as_a_bounded_summary(alice, bob) -> None:
     other = dict(junk, targets=junk["targets"][:-1])
     reused = alice.post(f"/games/{game}/commands", {"command": other}, key=key)
     assert (reused.status_code, reused.json()["code"]) == (422, "idempotency_key_reused")
-    assert CommandRecord.objects.filter(stream_id=game).count() == 1
+    assert CommandRecord.objects.filter(stream_id=game, outcome="refused").count() == 1
