@@ -225,6 +225,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, OperationalError | InterfaceError):
         set_rollback()
         return database_unavailable(exc)
+    # a refusal answered again from the log for a retried Idempotency-Key
+    replayed = bool(getattr(exc, "replayed", False))
     if isinstance(exc, RuleViolation | ServiceError):
         exc = from_refusal(exc)
     elif isinstance(exc, RequestDataTooBig):  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -246,6 +248,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response.data = envelope(code, message, extra)
     if isinstance(exc, ApiError):
         response.status_code = exc.status_code
+    if replayed:
+        response["Idempotent-Replayed"] = "true"
     return response
 
 

@@ -86,6 +86,9 @@ def test_a_retried_refusal_is_refused_the_same_way(alice, bob, game) -> None:
     assert [a.status_code for a in answers] == [422, 422]
     assert answers[0].json() == answers[1].json()
     assert answers[0].json()["code"] == "not_your_turn"
+    # the retry says it is the first answer again, as an accepted command's retry does
+    assert answers[1]["Idempotent-Replayed"] == "true"
+    assert not answers[0].has_header("Idempotent-Replayed")
 
 
 def test_a_key_reused_for_another_command_is_refused(alice, game) -> None:
