@@ -471,16 +471,18 @@ def _decide_and_append(
     if window is not None and now >= window.deadline and payload["type"] != "close_window":
         # Close an overdue window first (in its own command), so nobody acts on it.
         raise _WindowOverdue(window.id, window.deadline)
-    events = definition.decide(loaded.state, seat, command, now=now)
     stale = expected_version is not None and expected_version != loaded.version
     if stale and getattr(command, "window", None) is None:
         # A reaction names its window, which guards it; anything else must be current.
+        # Checked before the rules: a client acting on an old version learns that first
+        # (not, say, not_your_turn because the turn has passed since).
         raise ServiceError(
             "stale_version",
             "The game has moved on; refetch its state.",
             current_version=loaded.version,
             expected_version=expected_version,
         )
+    events = definition.decide(loaded.state, seat, command, now=now)
     state = loaded.state
     for event in events:
         state = definition.evolve(state, event)

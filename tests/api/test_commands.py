@@ -127,6 +127,23 @@ def test_a_stale_version_is_409_with_the_current_version(alice, game) -> None:
     assert fresh.status_code == 201
 
 
+def test_a_stale_version_after_the_turn_passed_is_stale_not_your_turn(alice, game) -> None:
+    """alice plays at version v (the turn passes to bob), then sends another play made
+    from v, as a client that double-clicked: 409 stale_version (refetch), not 422
+    not_your_turn."""
+    version = alice.state(game)["version"]
+    first, second = hand(alice, game, 0)[:2]
+    played = alice.command(
+        game, {"type": "play", "card": first, "discard": True}, expected_version=version
+    )
+    assert played.status_code == 201 and played.json()["state"]["turn_seat"] == 1
+    late = alice.command(
+        game, {"type": "play", "card": second, "discard": True}, expected_version=version
+    )
+    assert (late.status_code, late.json()["code"]) == (409, "stale_version")
+    assert late.json()["extra"]["current_version"] == played.json()["version"]
+
+
 def test_the_seat_comes_from_the_user_never_from_the_body(alice, bob, mallory, game) -> None:
     count = event_count(game)
     bobs = hand(bob, game, 1)[0]
