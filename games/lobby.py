@@ -85,6 +85,9 @@ def table_create(
         undo = Table.Undo.OWN_LAST if mode == Table.Mode.CASUAL else Table.Undo.OFF
     if undo not in Table.Undo.values:
         raise ServiceError("bad_options", "Unknown undo policy.", field="undo")
+    if undo != Table.Undo.OFF and mode != Table.Mode.CASUAL:
+        # It would be accepted and then refuse every undo: say so now.
+        raise ServiceError("bad_options", "Only casual tables allow undo.", field="undo", mode=mode)
     table = Table(
         game=game,
         mode=mode,

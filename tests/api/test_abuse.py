@@ -188,3 +188,17 @@ def test_a_refused_command_is_logged_as_a_bounded_summary(alice, bob) -> None:
     reused = alice.post(f"/games/{game}/commands", {"command": other}, key=key)
     assert (reused.status_code, reused.json()["code"]) == (422, "idempotency_key_reused")
     assert CommandRecord.objects.filter(stream_id=game, outcome="refused").count() == 1
+
+
+# --- table options that could never work -------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["ranked", "sandbox"])
+def test_undo_on_a_table_that_never_allows_it_is_bad_options(alice, staff, mode) -> None:
+    creator = staff if mode == "sandbox" else alice
+    response = creator.post("/tables", {"mode": mode, "undo": "own_last"})
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "bad_options"
+    assert response.json()["extra"]["field"] == "undo"
+    assert creator.post("/tables", {"mode": mode, "undo": "off"}).status_code == 201
+    assert creator.post("/tables", {"mode": mode}).status_code == 201  # off by default
