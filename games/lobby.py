@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import secrets
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -191,8 +192,12 @@ def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool | No
             stacked_deck=tuple(table.stacked_deck),
         )
         try:
+            # a fresh salt per game: the published seed_hash gives no guessable seed away
             events = definition.setup_events(
-                [PlayerSpec(s.display_name) for s in seats], options, table.seed
+                [PlayerSpec(s.display_name) for s in seats],
+                options,
+                table.seed,
+                secrets.token_hex(16),
             )
         except RuleViolation as exc:
             raise ServiceError("bad_options", exc.message, **exc.data) from exc

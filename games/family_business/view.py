@@ -137,8 +137,13 @@ def event_dict(event: Event) -> dict[str, Any]:
     data: dict[str, Any] = {"type": type(event).__name__}
     for f in fields(event):
         value = getattr(event, f.name)
+        if f.name in _OMITTED_WHEN_EMPTY and not value:
+            continue  # games stored before the field existed encode as they did
         data[f.name] = list(value) if isinstance(value, tuple) else value
     return data
+
+
+_OMITTED_WHEN_EMPTY = frozenset({"salt"})
 
 
 # Encoded event types that show hidden cards to one seat (``seat``), as redact_event does.
@@ -163,6 +168,7 @@ def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dic
     if isinstance(event, GameStarted):
         data.pop("seed")
         data.pop("stacked_deck")
+        data.pop("salt", None)
     elif isinstance(event, DeckShuffled):
         if viewer != "staff":
             data["cards"] = None

@@ -3,6 +3,7 @@ that are too deep or too big, numbers out of range. Every answer is a 4xx in the
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 
@@ -11,6 +12,8 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from events.models import CommandRecord
+from games.family_business.rng import seed_hash
+from games.verify import verify_record
 from tests.api.helpers import API, create_table, seat_all, start
 
 pytestmark = pytest.mark.django_db
@@ -202,3 +205,29 @@ def test_undo_on_a_table_that_never_allows_it_is_bad_options(alice, staff, mode)
     assert response.json()["extra"]["field"] == "undo"
     assert creator.post("/tables", {"mode": mode, "undo": "off"}).status_code == 201
     assert creator.post("/tables", {"mode": mode}).status_code == 201  # off by default
+
+
+# --- a guessable sandbox seed ------------------------------------------------------------
+
+
+def test_a_guessable_seed_is_not_given_away_by_its_hash_and_still_verifies(staff, alice, bob):
+    table = create_table(staff, mode="sandbox", seats=2, join=False, seed="test")
+    seat_all(table["id"], alice, bob)
+    start(staff, table["id"])
+    shown = alice.state(table["id"])["state"]["seed_hash"]
+    assert shown != hashlib.sha256(b"test").hexdigest()  # hashing guesses finds nothing
+    feed = alice.get(f"/games/{table['id']}/events").json()["events"]
+    assert "salt" not in feed[0]["data"] and "seed" not in feed[0]["data"]
+    # the same seed deals the same cards (sandboxes are for reproducing games)...
+    again = create_table(staff, mode="sandbox", seats=2, join=False, seed="test")
+    seat_all(again["id"], alice, bob)
+    start(staff, again["id"])
+    hand = alice.state(table["id"])["state"]["players"][0]["hand"]
+    assert alice.state(again["id"])["state"]["players"][0]["hand"] == hand
+    assert alice.state(again["id"])["state"]["seed_hash"] != shown  # ...under another salt
+    # once over, the record reveals seed and salt, and verifies offline
+    bob.post(f"/games/{table['id']}/resign", key=str(uuid.uuid4()))
+    record = alice.get(f"/games/{table['id']}/export").json()
+    assert verify_record(json.loads(json.dumps(record))).ok
+    started = record["events"][0]["payload"]
+    assert started["seed_hash"] == seed_hash("test", started["salt"]) == shown
