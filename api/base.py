@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
-from api.throttles import client_address
+from api.throttles import ReadRateThrottle, client_address
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=-]{1,128}$")
@@ -66,6 +66,10 @@ class ApiView(APIView):
                     "This request takes no body.",
                     fields={"non_field_errors": ["This request takes no body."]},
                 )
+
+    def get_throttles(self):  # type: ignore[no-untyped-def]
+        """The view's own limits, and the read limit on every GET (api.throttles)."""
+        return [*super().get_throttles(), ReadRateThrottle()]
 
     def _check_body_size(self, request: Request) -> None:
         """413 before reading a body that is too big (Content-Length; without one, Django

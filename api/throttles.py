@@ -88,3 +88,25 @@ class AuthUsernameRateThrottle(SimpleRateThrottle):
 
 
 AUTH_THROTTLES = (AuthRateThrottle, AuthUsernameRateThrottle)
+
+
+# The feed's routes wait and poll by design; their limits are the feed's own.
+READ_EXEMPT_ROUTES = frozenset({"api:game-events", "api:game-events-stream"})
+
+
+class ReadRateThrottle(_ByAddress, UserRateThrottle):
+    """Reads (GET, HEAD) of the API, per user (per address when signed out): generous,
+    against scraping loops, not play. Not the event feed's routes."""
+
+    scope = "reads"
+
+    def get_rate(self) -> str | None:
+        return str(settings.FB_READ_RATE) or None
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.method not in ("GET", "HEAD"):
+            return True
+        match = getattr(request, "resolver_match", None)
+        if match is not None and match.view_name in READ_EXEMPT_ROUTES:
+            return True
+        return bool(super().allow_request(request, view))

@@ -296,6 +296,8 @@ FB_COMMAND_RATE = os.environ.get("FB_COMMAND_RATE", "600/min")
 FB_AUTH_RATE = os.environ.get("FB_AUTH_RATE", "60/min")
 # Sign-up and sign-in attempts per username, whatever address they come from.
 FB_AUTH_USERNAME_RATE = os.environ.get("FB_AUTH_USERNAME_RATE", "20/hour")
+# Reads (GET) of the API per user (per address when signed out), the event feed aside.
+FB_READ_RATE = os.environ.get("FB_READ_RATE", "6000/min")
 # The proxies (addresses or networks) whose X-Forwarded-For is believed: a request from one
 # of them counts against the address it forwarded for. None by default: the header is
 # ignored and every request counts against its peer address.
@@ -330,6 +332,7 @@ REST_FRAMEWORK = {
         "commands": FB_COMMAND_RATE,
         "auth": FB_AUTH_RATE,
         "auth_username": FB_AUTH_USERNAME_RATE,
+        "reads": FB_READ_RATE,
     },
 }
 

@@ -231,3 +231,24 @@ def test_a_guessable_seed_is_not_given_away_by_its_hash_and_still_verifies(staff
     assert verify_record(json.loads(json.dumps(record))).ok
     started = record["events"][0]["payload"]
     assert started["seed_hash"] == seed_hash("test", started["salt"]) == shown
+
+
+# --- reads have a limit too --------------------------------------------------------------
+
+
+def test_reads_are_rate_limited_per_user_but_not_the_feed(settings, alice, bob) -> None:
+    table = create_table(alice, seats=2)
+    seat_all(table["id"], bob)
+    start(alice, table["id"])
+    game = table["id"]
+    settings.FB_READ_RATE = "3/min"
+    codes = [alice.get(path).status_code for path in ("/tables", f"/games/{game}", "/auth/me")]
+    assert codes == [200, 200, 200]
+    limited = alice.get(f"/games/{game}/replay")
+    assert (limited.status_code, limited.json()["code"]) == (429, "rate_limited")
+    assert limited.json()["extra"]["retry_after"] > 0 and int(limited["Retry-After"]) > 0
+    # the event feed is not counted (it has limits of its own), nor are commands
+    assert alice.get(f"/games/{game}/events").status_code == 200
+    assert alice.post(f"/games/{game}/resign", key=str(uuid.uuid4())).status_code == 201
+    # another user has their own allowance
+    assert bob.get(f"/games/{game}").status_code == 200

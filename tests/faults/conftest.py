@@ -73,6 +73,7 @@ def base_env(**overrides: str) -> dict[str, str]:
         FB_COMMAND_RATE="100000/min",
         FB_AUTH_RATE="100000/min",
         FB_AUTH_USERNAME_RATE="100000/min",
+        FB_READ_RATE="1000000/min",
         HEALTH_BROKER_TIMEOUT="3",
     )
     env.pop("CELERY_BROKER_WRITE_URL", None)
