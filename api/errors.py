@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -231,6 +231,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = from_refusal(exc)
     elif isinstance(exc, RequestDataTooBig):  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE
         exc = ApiError("body_too_large", limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    elif isinstance(exc, SuspiciousOperation):  # too many query fields, a bad header, ...
+        exc = ApiError("bad_request", str(exc)[:300])
     response = drf_exception_handler(exc, context)
     if response is None:
         # A bug, not a refusal: log it with its traceback, answer with the envelope.

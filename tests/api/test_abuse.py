@@ -252,3 +252,37 @@ def test_reads_are_rate_limited_per_user_but_not_the_feed(settings, alice, bob) 
     assert alice.post(f"/games/{game}/resign", key=str(uuid.uuid4())).status_code == 201
     # another user has their own allowance
     assert bob.get(f"/games/{game}").status_code == 200
+
+
+# --- errors Django answers before or outside DRF -----------------------------------------
+
+
+def assert_envelope(response, status: int, code: str) -> None:
+    assert response.status_code == status, response.content
+    assert response["Content-Type"].startswith("application/json"), response.content
+    assert set(response.json()) == {"code", "message", "extra"}
+    assert response.json()["code"] == code
+
+
+@pytest.mark.parametrize("path", [f"{API}/tables", "/healthz"])
+def test_a_host_not_allowed_is_a_400_in_the_envelope(anon, path) -> None:
+    assert_envelope(anon.get(path, HTTP_HOST="evil.example"), 400, "bad_request")
+
+
+def test_a_nul_in_the_token_is_a_401_not_a_500(anon) -> None:
+    response = anon.get(f"{API}/tables", HTTP_AUTHORIZATION="Token abc\x00def")
+    assert_envelope(response, 401, "authentication_failed")
+
+
+def test_too_many_query_fields_is_a_400(alice) -> None:
+    assert_envelope(alice.client.get(f"{API}/tables?" + "a=1&" * 2000), 400, "bad_request")
+
+
+def test_an_unknown_api_version_is_a_404_in_the_envelope(anon) -> None:
+    assert_envelope(anon.get("/api/v2/tables"), 404, "not_found")
+
+
+def test_pages_keep_djangos_own_error_pages(anon) -> None:
+    response = anon.get("/no-such-page/")
+    assert response.status_code == 404
+    assert not response["Content-Type"].startswith("application/json")
