@@ -4,11 +4,11 @@ such as a ``Host`` not in ``ALLOWED_HOSTS`` or an unknown API version. Other pat
 pages, the admin) keep Django's plain pages.
 
 What never reaches Django is the server's in front: an oversized request line or header
-(gunicorn: 414 or 400, plain text; see docs/api.md)."""
+(gunicorn: 414, 431 or 400, a small HTML page; see docs/api.md)."""
 
 from __future__ import annotations
 
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import DisallowedHost, RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 
@@ -26,8 +26,10 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         return defaults.bad_request(request, exception)  # type: ignore[arg-type]
     if isinstance(exception, RequestDataTooBig):
         return JsonResponse(envelope("body_too_large", API_CODES["body_too_large"]), status=413)
-    # Django's message names the host or the field; the code is what clients act on.
-    message = str(exception) if exception is not None else API_CODES["bad_request"]
+    if isinstance(exception, DisallowedHost):
+        message = "The Host header names no site this server answers for."
+    else:
+        message = str(exception) if exception is not None else API_CODES["bad_request"]
     return JsonResponse(envelope("bad_request", message[:300]), status=400)
 
 
