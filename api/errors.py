@@ -51,6 +51,8 @@ API_CODES: dict[str, str] = {
     "not_acceptable": "The server cannot produce a response in the requested media type.",
     "unsupported_media_type": "Send JSON (`Content-Type: application/json`).",
     "rate_limited": "Too many requests; retry after `extra.retry_after` seconds.",
+    "too_many_feeds": "You hold as many open feed connections as allowed (`extra.limit`).",
+    "feed_overloaded": "This server holds as many feed connections as it can; retry later.",
     "server_error": "An unexpected error on the server (never caused by bad input).",
     "database_unavailable": "The database cannot be reached right now; retry (same key).",
 }
@@ -77,6 +79,8 @@ STATUS: dict[str, int] = {
     "not_acceptable": 406,
     "unsupported_media_type": 415,
     "rate_limited": 429,
+    "too_many_feeds": 429,
+    "feed_overloaded": 503,
     "server_error": 500,
     "database_unavailable": 503,
     # the service's

@@ -4,11 +4,9 @@ service function, and answers with the engine's projection for that viewer."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.renderers import JSONRenderer
@@ -18,13 +16,13 @@ from rest_framework.response import Response
 from api import schema
 from api.base import ApiView, idempotency_key, request_metadata
 from api.errors import ApiError
+from api.feed.renderers import EventStreamRenderer
 from api.serializers import (
     CommandRequestSerializer,
     FeedQuerySerializer,
     ReplayQuerySerializer,
     StreamQuerySerializer,
 )
-from api.sse import EventStreamRenderer, event_stream_response
 from api.throttles import CommandRateThrottle
 from api.viewers import (
     Access,
@@ -36,13 +34,13 @@ from api.viewers import (
     refreshed,
     state_view,
     table_document,
+    winners,
 )
 from events.store import iso
 from games import selectors
 from games.record import game_export
 from games.service import (
     CommandOutcome,
-    LoadedGame,
     clock_ms,
     game_command_execute,
     game_load,
@@ -50,7 +48,6 @@ from games.service import (
     game_undo,
 )
 
-POLL_SECONDS = 0.2  # how often a waiting feed request looks for new events
 GAME_ID = schema.game_id_parameter()
 
 
@@ -78,7 +75,7 @@ def _command_result(access: Access, outcome: CommandOutcome) -> Response:
         "state": state_view(access, loaded.state, now=now),
         "server_time": now,
         **live_fields(access, loaded),
-        "table": table_document(access.table, access.user),
+        "table": table_document(access.table, access.user, winners(loaded.state)),
     }
     response = Response(body, status=status.HTTP_201_CREATED)
     if outcome.replayed:
@@ -213,76 +210,40 @@ class UndoView(ApiView):
         return _command_result(access, outcome)
 
 
-# --- the feed ----------------------------------------------------------------------------
-
-
-def _window_deadline(loaded: LoadedGame) -> int | None:
-    window = getattr(loaded.state, "window", None)
-    return None if window is None else int(window.deadline)
-
-
-def wait_for_events(access: Access, *, after: int, seconds: float, deadline: int | None) -> None:
-    """Return when this viewer can see an event after ``after``, or after ``seconds``.
-
-    Polls the stream's latest seq (one indexed query) every POLL_SECONDS, and closes the
-    reaction window when its deadline passes, so waiting clients hear of that too."""
-    until = time.monotonic() + seconds
-    seen = selectors.stream_version(access.table.id)
-    while (remaining := until - time.monotonic()) > 0:
-        time.sleep(min(POLL_SECONDS, remaining))
-        if deadline is not None and clock_ms() >= deadline:
-            deadline = _window_deadline(game_read(game_id=access.table.id))
-        version = selectors.stream_version(access.table.id)
-        if version != seen:
-            seen, access = version, refreshed(access)  # the game may have ended
-            if access.visible(version) > after:
-                return
+# --- the feed: documented here, served by async code (api.feed.views) --------------------
 
 
 class FeedView(ApiView):
+    """Documents ``GET .../events`` for the schema; ``api.feed.views.feed`` serves it."""
+
     @extend_schema(
         tags=["feed"],
         summary="Events after a seq, redacted for you; long-poll with wait",
         description="With `wait` (seconds, at most 25), the request waits until a new event "
         "is visible to you or the time is up (then `events` is empty). Spectators of a "
-        "table with `spectator_delay` N see the stream up to version - N.",
+        "table with `spectator_delay` N see the stream up to version - N. Each user may "
+        "hold a limited number of open feed requests and streams at once (429 "
+        "`too_many_feeds`); a server at capacity answers 503 `feed_overloaded`.",
         parameters=[GAME_ID, FeedQuerySerializer],
-        responses={200: schema.FeedSerializer, **schema.errors(400, 401, 404, 409)},
+        responses={200: schema.FeedSerializer, **schema.errors(400, 401, 404, 409, 429, 503)},
     )
-    def get(self, request: Request, game_id: str) -> Response:
-        access = _access(request, game_id)
-        query = FeedQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        after, wait, limit = (query.validated_data[k] for k in ("after", "wait", "limit"))
-        loaded = game_read(game_id=access.table.id)
-        access = refreshed(access, loaded)
-        if wait > 0 and access.visible(loaded.version) <= after:
-            wait_for_events(access, after=after, seconds=wait, deadline=_window_deadline(loaded))
-            access = refreshed(access)
-        visible = access.visible(selectors.stream_version(access.table.id))
-        rows = selectors.events_between(access.table.id, after=after, upto=visible, limit=limit + 1)
-        more = len(rows) > limit
-        return Response(
-            {
-                "version": visible,
-                "events": events_document(access, rows[:limit], revealed=access.finished),
-                "has_more": more,
-                "revealed": access.finished,
-                "server_time": clock_ms(),
-            }
-        )
+    def get(self, request: Request, game_id: str) -> Response:  # pragma: no cover - routed
+        raise NotImplementedError("served by api.feed.views.feed")
 
 
 class FeedStreamView(ApiView):
+    """Documents ``GET .../events/stream``; ``api.feed.views.feed_stream`` serves it."""
+
     renderer_classes = (JSONRenderer, EventStreamRenderer)
 
     @extend_schema(
         tags=["feed"],
         summary="The same feed as server-sent events (text/event-stream)",
-        description="Each event is sent as `id: <seq>`, `event: <type>`, `data: <JSON as in "
-        "the feed>`. Reconnect with `Last-Event-ID` (or `after`) to resume. The stream "
-        "ends after 60 s (reconnect), sends a `: ping` comment every 15 s, and sends "
-        "`event: end` when the game is over.",
+        description="Each event is sent as `id: <seq>`, `data: <JSON as in the feed>`. "
+        "Reconnect with `Last-Event-ID` (or `after`) to resume. The stream ends after 60 s "
+        "(reconnect), sends a `: ping` comment every 15 s, and sends `event: end` when the "
+        "game is over. It counts against the same per-user limit as long-polls (429 "
+        "`too_many_feeds`); a server under load may end a stream early (reconnect).",
         parameters=[
             GAME_ID,
             StreamQuerySerializer,
@@ -292,26 +253,11 @@ class FeedStreamView(ApiView):
             (200, "text/event-stream"): OpenApiResponse(
                 schema.SERVER_SENT_EVENT, description="A stream of server-sent events."
             ),
-            **schema.stream_errors(400, 401, 404, 409),
+            **schema.stream_errors(400, 401, 404, 409, 429, 503),
         },
     )
-    def get(self, request: Request, game_id: str) -> Any:
-        access = _access(request, game_id)
-        query = StreamQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        after = query.validated_data["after"]
-        last_id = request.headers.get("Last-Event-ID", "").strip()
-        if last_id:
-            if not last_id.isdigit():
-                raise ApiError("invalid", fields={"Last-Event-ID": ["A sequence number."]})
-            after = int(last_id)
-        game_read(game_id=access.table.id)
-        return event_stream_response(
-            refreshed(access),
-            after=after,
-            lifetime=settings.FB_SSE_LIFETIME,
-            heartbeat=settings.FB_SSE_HEARTBEAT,
-        )
+    def get(self, request: Request, game_id: str) -> Any:  # pragma: no cover - routed
+        raise NotImplementedError("served by api.feed.views.feed_stream")
 
 
 # --- replay, audit, export ---------------------------------------------------------------

@@ -224,6 +224,11 @@ class TableSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     your_seat = serializers.IntegerField(allow_null=True)
+    winners = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="The winning seats once the game is over (several: a shared draw); null before.",
+    )
 
     class Meta:
         ref_name = "Table"

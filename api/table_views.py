@@ -34,7 +34,11 @@ def _table(request: Request, table_id: str) -> Access:
 
 
 def _fresh(access: Access, request: Request) -> dict[str, Any]:
-    return table_document(selectors.table_detail(access.table.id), request.user)
+    return _document(selectors.table_detail(access.table.id), request)
+
+
+def _document(table: Table, request: Request) -> dict[str, Any]:
+    return table_document(table, request.user, selectors.winners_of([table]).get(table.id))
 
 
 class TableListView(ApiView):
@@ -61,7 +65,10 @@ class TableListView(ApiView):
                 "Only open tables are listed for everyone; add mine=true for your own.",
                 fields={"status": ["Use mine=true for tables that are not open."]},
             )
-        return Response({"tables": [table_document(t, request.user) for t in tables]})
+        winners = selectors.winners_of(tables)
+        return Response(
+            {"tables": [table_document(t, request.user, winners.get(t.id)) for t in tables]}
+        )
 
     @extend_schema(
         tags=["tables"],
@@ -97,7 +104,7 @@ class TableDetailView(ApiView):
     )
     def get(self, request: Request, table_id: str) -> Response:
         access = _table(request, table_id)
-        return Response(table_document(access.table, request.user))
+        return Response(_document(access.table, request))
 
 
 class TableJoinView(ApiView):

@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api import auth_views, game_views, table_views, views
+from api.feed import views as feed_views
 
 v1 = [
     path("auth/register", auth_views.RegisterView.as_view(), name="register"),
@@ -19,10 +20,15 @@ v1 = [
     path("games/<str:game_id>/commands", game_views.CommandView.as_view(), name="game-commands"),
     path("games/<str:game_id>/resign", game_views.ResignView.as_view(), name="game-resign"),
     path("games/<str:game_id>/undo", game_views.UndoView.as_view(), name="game-undo"),
-    path("games/<str:game_id>/events", game_views.FeedView.as_view(), name="game-events"),
+    # The feed's waiting routes are async (api.feed.views); the DRF classes document them.
+    path(
+        "games/<str:game_id>/events",
+        feed_views.served_by(game_views.FeedView, feed_views.feed),
+        name="game-events",
+    ),
     path(
         "games/<str:game_id>/events/stream",
-        game_views.FeedStreamView.as_view(),
+        feed_views.served_by(game_views.FeedStreamView, feed_views.feed_stream),
         name="game-events-stream",
     ),
     path("games/<str:game_id>/replay", game_views.ReplayView.as_view(), name="game-replay"),

@@ -9,8 +9,9 @@ game as it was N events ago; once the game is over everything is revealed to eve
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
@@ -21,6 +22,9 @@ from games import selectors
 from games.core import GameDefinition, get_game
 from games.models import Table
 from games.service import LoadedGame, from_row, game_load, turn_key
+
+if TYPE_CHECKING:
+    from api.feed.hub import FeedRow
 
 Viewer = int | str  # a seat number, "spectator" or "staff"
 
@@ -100,8 +104,11 @@ def refreshed(access: Access, loaded: LoadedGame | None = None) -> Access:
 # --- tables ------------------------------------------------------------------------------
 
 
-def table_document(table: Table, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
-    """A table as anyone signed in may see it: never its seed or stacked deck."""
+def table_document(
+    table: Table, user: AbstractBaseUser | AnonymousUser, winners: list[int] | None = None
+) -> dict[str, Any]:
+    """A table as anyone signed in may see it: never its seed or stacked deck. ``winners``:
+    the winning seats once the game is over (``selectors.winners_of``, or the state's)."""
     return {
         "id": str(table.id),
         "game": table.game,
@@ -127,6 +134,7 @@ def table_document(table: Table, user: AbstractBaseUser | AnonymousUser) -> dict
         "created_at": iso(table.created_at),
         "started_at": iso(table.started_at) if table.started_at else None,
         "your_seat": selectors.seat_of(table, user),
+        "winners": winners,
     }
 
 
@@ -185,6 +193,11 @@ def live_fields(access: Access, loaded: LoadedGame, *, delayed: bool = False) ->
     }
 
 
+def winners(state: Any) -> list[int] | None:
+    """The winning seats if ``state`` is a finished game."""
+    return list(state.winners) if getattr(state, "over", False) else None
+
+
 def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, Any]:
     state, version = visible_state(access, loaded)
     view = state_view(access, state, now=now)
@@ -198,7 +211,7 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
         "delayed_by": loaded.version - version if access.delay else 0,
         "window_remaining_ms": max(0, window["deadline"] - now) if window else None,
         **live_fields(access, loaded, delayed=version != loaded.version),
-        "table": table_document(access.table, access.user),
+        "table": table_document(access.table, access.user, winners(state)),
         "state": view,
     }
 
@@ -209,7 +222,7 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
 def event_document(
     access: Access,
     definition: GameDefinition,
-    row: StoredEvent,
+    row: StoredEvent | FeedRow,
     *,
     revealed: bool,
 ) -> dict[str, Any]:
@@ -228,7 +241,7 @@ def event_document(
 
 
 def events_document(
-    access: Access, rows: list[StoredEvent], *, revealed: bool
+    access: Access, rows: Sequence[StoredEvent | FeedRow], *, revealed: bool
 ) -> list[dict[str, Any]]:
     definition = access.definition
     return [event_document(access, definition, row, revealed=revealed) for row in rows]

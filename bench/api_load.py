@@ -3,7 +3,8 @@
     make bench BENCHES=api_load            (or: python -m bench.api_load)
     python -m bench.api_load --games 50,200 --rounds 3 --seconds 10 --paced 50,200 --think 1
 
-Starts its own production-style server (gunicorn, ``--workers`` sync workers, DEBUG off,
+Starts its own production-style server (gunicorn with ``--workers`` uvicorn workers serving
+fbservice.asgi, or ``--server wsgi``: gthread workers serving fbservice.wsgi; DEBUG off,
 persistent database connections: CONN_MAX_AGE 60, task queue of its own) against the
 configured database, with ``FB_BENCH_ENDPOINTS`` on. Then, in one run:
 
@@ -90,7 +91,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, workers: int, threads: int, folder: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int,
+    workers: int,
+    threads: int,
+    folder: Path,
+    app: str = "asgi",
+    **extra_env: str,
+) -> subprocess.Popen[bytes]:
+    """gunicorn on ``port``: ``asgi`` (production: uvicorn workers serving fbservice.asgi,
+    ``threads`` = FB_WEB_THREADS) or ``wsgi`` (gthread workers serving fbservice.wsgi)."""
     if not os.environ.get("DATABASE_URL"):
         raise SystemExit("DATABASE_URL must be set (make bench sets it)")
     env = dict(
@@ -104,12 +114,19 @@ def start_server(port: int, workers: int, threads: int, folder: Path) -> subproc
         CELERY_TASK_DEFAULT_QUEUE=QUEUE,  # no other worker takes this run's timers
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
+        FB_WEB_THREADS=str(threads),
+        **extra_env,
     )
+    if app == "asgi":
+        served = ["fbservice.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker",
+                  "--worker-connections", "20000"]  # fmt: skip
+    else:
+        served = ["fbservice.wsgi", "--threads", str(threads)]
     log = (folder / "server.log").open("wb")
     proc = subprocess.Popen(  # noqa: S603 - our interpreter, our arguments
-        [sys.executable, "-m", "gunicorn", "fbservice.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--threads", str(threads), "--backlog", "2048",
-         "--log-level", "warning"],
+        [sys.executable, "-m", "gunicorn", *served, "--bind", f"127.0.0.1:{port}",
+         "--workers", str(workers), "--backlog", "4096", "--log-level", "warning",
+         "--no-control-socket"],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     deadline = time.monotonic() + 60
@@ -438,7 +455,13 @@ def main() -> None:
     )
     parser.add_argument("--think", type=float, default=1.0, help="paced: mean think time, s")
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 2))
-    parser.add_argument("--threads", type=int, default=1, help="gthread threads a worker")
+    parser.add_argument(
+        "--server", choices=("asgi", "wsgi"), default="asgi",
+        help="asgi: uvicorn workers serving fbservice.asgi (production); wsgi: gthread",
+    )  # fmt: skip
+    parser.add_argument(
+        "--threads", type=int, default=4, help="threads a worker (FB_WEB_THREADS or gthread)"
+    )
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--no-check", action="store_true", help="skip the replay checks")
     args = parser.parse_args()
@@ -447,7 +470,8 @@ def main() -> None:
 
     print(f"machine: {machine()}")
     print(
-        f"server: gunicorn x{args.workers} workers x{args.threads} threads, DEBUG off, "
+        f"server: gunicorn ({args.server}) x{args.workers} workers x{args.threads} threads, "
+        "DEBUG off, "
         f"CONN_MAX_AGE {connection.settings_dict['CONN_MAX_AGE']}; "
         f"tables of {args.seats} human seats; {args.seconds:g} s a phase"
     )
@@ -469,7 +493,7 @@ def main() -> None:
         return stats
 
     with tempfile.TemporaryDirectory(prefix="fb-bench-api-") as tmp:
-        server = start_server(port, args.workers, args.threads, Path(tmp))
+        server = start_server(port, args.workers, args.threads, Path(tmp), args.server)
         base = f"http://127.0.0.1:{port}"
         try:
             for level in levels:

@@ -4,7 +4,7 @@
 
 Output lines are prefixed with the process name. Ctrl-C (SIGINT), SIGTERM or SIGHUP stop
 everything: each child runs in its own process group, which gets SIGTERM, then SIGKILL
-after a grace period, so grandchildren (runserver's autoreloader, Celery's pool) go too.
+after a grace period, so grandchildren (uvicorn's reloader, Celery's pool) go too.
 If one child dies, the others are stopped and the exit code is non-zero. On Linux the
 children also get SIGTERM if this runner itself is killed (PR_SET_PDEATHSIG).
 
@@ -30,6 +30,7 @@ from typing import IO
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 GRACE_SECONDS = 10.0
+CODE_DIRS = ("fbservice", "games", "events", "api", "web")  # what the web server reloads on
 _print_lock = threading.Lock()
 
 
@@ -56,7 +57,9 @@ def _pump(name: str, stream: IO[str]) -> None:
 def commands(host: str, port: int) -> dict[str, list[str]]:
     python = sys.executable
     return {
-        "web": [python, "manage.py", "runserver", f"{host}:{port}"],
+        # The ASGI app as in production (fbservice/asgi.py), reloaded when our code changes.
+        "web": [python, "-m", "uvicorn", "fbservice.asgi:application", "--host", host,
+                "--port", str(port), "--reload", *(f"--reload-dir={d}" for d in CODE_DIRS)],
         "worker": [python, "-m", "celery", "-A", "fbservice", "worker", "-l", "INFO",
                    "--concurrency", os.environ.get("WORKER_CONCURRENCY", "2")],
         "beat": [python, "-m", "celery", "-A", "fbservice", "beat", "-l", "INFO"],

@@ -139,7 +139,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files (the pages' JS/CSS, the admin's) served by gunicorn itself, DEBUG or not.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "api.middleware.StaticFilesMiddleware",  # WhiteNoise, usable by async views too
     # A lost database connection in a view is a 503 `database_unavailable`, not a 500.
     "api.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -312,6 +312,16 @@ FB_MAX_COMMAND_BYTES = envint("FB_MAX_COMMAND_BYTES", 16_384)
 FB_FEED_MAX_WAIT = envint("FB_FEED_MAX_WAIT", 25)
 FB_SSE_LIFETIME = envint("FB_SSE_LIFETIME", 60)
 FB_SSE_HEARTBEAT = envint("FB_SSE_HEARTBEAT", 15)
+# The feed's waiting routes (api.feed): threads that do its short database work, open feed
+# connections (long-polls and streams) one user may hold in one process and one process may
+# hold in all, and the event-loop lag past which a process sheds streams (see api.feed.limits).
+FB_FEED_DB_THREADS = envint("FB_FEED_DB_THREADS", 8)
+# Threads of a web process (fbservice/asgi.py) that serve everything but the feed's waiting
+# routes: commands, reads, pages; each keeps its own database connection.
+FB_WEB_THREADS = envint("FB_WEB_THREADS", 16)
+FB_FEED_MAX_PER_USER = envint("FB_FEED_MAX_PER_USER", 20)
+FB_FEED_MAX_CONNECTIONS = envint("FB_FEED_MAX_CONNECTIONS", 10000)
+FB_FEED_SHED_LAG_MS = envint("FB_FEED_SHED_LAG_MS", 500)
 # Benchmark-only endpoints (POST /api/v1/bench/bare, see docs/benchmarks.md): never in
 # production. Off by default; `python -m bench.api_load` turns it on for its own server.
 FB_BENCH_ENDPOINTS = envbool("FB_BENCH_ENDPOINTS", False)

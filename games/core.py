@@ -37,6 +37,8 @@ class GameDefinition:
     # hidden information to
     revealed_to: Callable[[str, Mapping[str, Any]], frozenset[int]]
     legal_commands: Callable[..., tuple[Any, ...]]
+    # The card a timed-out turn discards (None: nothing to discard; the bot plays instead).
+    timeout_discard: Callable[[Any, int], str | None]
     awaiting: Callable[[Any], tuple[int, ...]]
     encode_event: Callable[[Any], dict[str, Any]]
     decode_event: Callable[[dict[str, Any]], Any]
@@ -64,6 +66,7 @@ FAMILY_BUSINESS = GameDefinition(
     redact_event=fb_view.redact_event,
     revealed_to=fb_view.revealed_to,
     legal_commands=fb.legal_commands,
+    timeout_discard=fb.timeout_discard,
     awaiting=fb.awaiting,
     encode_event=fb_codec.encode_event,
     decode_event=fb_codec.decode_event,

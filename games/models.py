@@ -75,6 +75,10 @@ class Table(models.Model):
         return self.mode == self.Mode.CASUAL and self.undo == self.Undo.OWN_LAST
 
 
+# How the pages call each bot kind: the lobby offers the heuristic bot as "clever".
+BOT_LABELS = {"heuristic": "Clever", "random": "Random"}
+
+
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
     position = models.PositiveSmallIntegerField()
@@ -113,7 +117,7 @@ class Seat(models.Model):
             return self.name
         if self.user is not None:
             return str(self.user.get_username())
-        return f"{self.bot.title()} bot {self.position + 1}"
+        return f"{BOT_LABELS.get(self.bot, self.bot.title())} bot {self.position + 1}"
 
 
 class GameClock(models.Model):

@@ -6,6 +6,7 @@ Reads only. Game state is never read here: it comes from ``games.service`` (``ga
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ __all__ = [
     "tables_of_user",
     "turn_deadline",
     "undo_available",
+    "winners_of",
 ]
 
 M = TypeVar("M", bound=models.Model)
@@ -145,6 +147,33 @@ def tables_of_user(
     return list(query.order_by("-created_at")[:limit])
 
 
+# The last event of each stream: one index probe per stream (uniq_stream_seq, backwards).
+_LAST_EVENTS = """
+SELECT t.id, e.type, e.payload
+FROM unnest(%s::uuid[]) AS t(id)
+CROSS JOIN LATERAL (
+    SELECT type, payload FROM events_storedevent
+    WHERE stream_id = t.id ORDER BY seq DESC LIMIT 1
+) AS e
+"""
+
+
+def winners_of(tables: Sequence[Table]) -> dict[uuid.UUID, list[int]]:
+    """The winning seats of each finished table among ``tables``: its game's last event is
+    its end (nothing is appended after it), public once the game is over. One query."""
+    finished = {t.id: f"{t.game}.GameEnded" for t in tables if t.status == Table.Status.FINISHED}
+    if not finished:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_LAST_EVENTS, [list(finished)])
+        rows = cursor.fetchall()
+    return {
+        stream: list((payload if isinstance(payload, dict) else json.loads(payload))["winners"])
+        for stream, kind, payload in rows
+        if kind == finished[stream]
+    }
+
+
 def seat_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> int | None:
     """The position ``user`` holds at ``table``, or None (uses the prefetched seats)."""
     if not user.is_authenticated:
@@ -156,12 +185,14 @@ def seat_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> int | None:
 
 
 def events_between(
-    game_id: uuid.UUID, *, after: int, upto: int, limit: int | None = None
+    game_id: uuid.UUID, *, after: int, upto: int | None, limit: int | None = None
 ) -> list[StoredEvent]:
-    """Stored events with ``after < seq <= upto``, in order (at most ``limit``)."""
-    query = StoredEvent.objects.filter(stream_id=game_id, seq__gt=after, seq__lte=upto).order_by(
-        "seq"
-    )
+    """Stored events with ``after < seq <= upto`` (None: the latest), in order (at most
+    ``limit``)."""
+    query = StoredEvent.objects.filter(stream_id=game_id, seq__gt=after)
+    if upto is not None:
+        query = query.filter(seq__lte=upto)
+    query = query.order_by("seq")
     if limit is not None:
         query = query[:limit]
     return list(query)

@@ -823,11 +823,11 @@ def _timeout_command(
     table: Table, definition: GameDefinition, state: Any, seat: int
 ) -> dict[str, Any] | None:
     if table.turn_action == Table.TurnAction.DISCARD:
-        # The first card in hand, played with no effect (Family Business's ``discard``
-        # option; a game without one falls back to its heuristic bot).
-        for option in definition.legal_commands(state, seat):
-            if option.command == "discard":
-                return {"type": "play", "card": option.card, "discard": True}
+        # A card played with no effect; the game names it (never a counter while another
+        # card could go). With nothing to discard the heuristic bot plays.
+        card = definition.timeout_discard(state, seat)
+        if card is not None:
+            return {"type": "play", "card": card, "discard": True}
     bot = definition.bots.get("heuristic") or next(iter(definition.bots.values()))
     rng = definition.bot_rng(f"{table.id}:{seat}:timeout", state, seat)
     choice = bot().choose(state, seat, rng)

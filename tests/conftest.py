@@ -39,6 +39,32 @@ def _test_databases_may_be_flushed():
     connection_created.disconnect(dispatch_uid="fb-allow-truncate")
 
 
+@pytest.fixture(autouse=True)
+def _feed_threads_closed():
+    """The feed's database threads keep connections to the test database: close them
+    after each test (they start again when needed), so none is left when pytest-django
+    flushes or drops it."""
+    yield
+    from api.feed.views import close_threads
+
+    close_threads()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and at the end of the run the sessions of the server
+    processes the tests started and killed (their backends may not have noticed yet) are
+    ended, so the test database can be dropped."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 def pytest_report_header(config):
     """Say up front when the browser tests will be skipped, and how to run them."""
     from tests.web import chromium

@@ -6,6 +6,7 @@ app_name = "web"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("signup", views.signup, name="signup"),
     path("login", views.login_page, name="login"),
     path("lobby", views.lobby, name="lobby"),

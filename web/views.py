@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import uuid
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_safe
 
 from games.family_business.cards import (
     CARD_KIND,
@@ -44,6 +47,18 @@ def catalogue() -> dict[str, Any]:
         },
         "cards": {card: kind.value for card, kind in CARD_KIND.items()},
     }
+
+
+@cache
+def _favicon() -> bytes:
+    return (Path(__file__).parent / "static" / "web" / "favicon.ico").read_bytes()
+
+
+@require_safe
+@cache_control(public=True, max_age=86_400)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico at the site's root, outside STATIC_URL."""
+    return HttpResponse(_favicon(), content_type="image/x-icon")
 
 
 def _feed_wait() -> float:

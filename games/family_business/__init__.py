@@ -5,7 +5,7 @@ from .commands import CloseWindow, Command, Counter, Pass, PlayCard, Resign
 from .errors import CODES, RuleViolation
 from .events import Event
 from .evolve import evolve, replay
-from .legal import Option, awaiting, legal_commands, sample_command
+from .legal import Option, awaiting, legal_commands, sample_command, timeout_discard
 from .rules import SYSTEM, decide
 from .setup import RULES_VERSION, Options, PlayerSpec, initial_state, setup_events
 from .state import GameState, PlayerState, Window
@@ -42,4 +42,5 @@ __all__ = [
     "replay",
     "sample_command",
     "setup_events",
+    "timeout_discard",
 ]

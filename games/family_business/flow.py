@@ -23,6 +23,8 @@ from .events import (
     Event,
     GameEnded,
     MobsterEliminated,
+    MobsterListed,
+    MobsterReturned,
     MobWarEnded,
     MobWarStarted,
     PlayerOut,
@@ -46,10 +48,24 @@ class Builder:
             self.state = evolve(self.state, event)
 
 
+def list_mobster(
+    b: Builder, mobster: str, first: bool = False, position: int | None = None
+) -> bool:
+    """Put a mobster on the Hit List if it is still in front of its owner; a target no
+    longer there when the card resolves is skipped. Says whether it was listed."""
+    s = b.state
+    if mobster in s.players[s.owner(mobster)].crew:
+        if position is None:
+            position = 0 if first else len(s.hit_list)
+        b.emit(MobsterListed(mobster, position))
+        return True
+    return False
+
+
 def check_players(b: Builder) -> bool:
     """Put out every player left with no mobsters in play; end the game if at most one
-    player remains. Returns True when the game is over. Players put out by the same step
-    share a draw when nobody else is left."""
+    player remains (a war an empty Hit List leaves ends first). Returns True when the game
+    is over. Players put out by the same step share a draw when nobody else is left."""
     died: list[int] = []
     for p in b.state.players:
         if not p.out and b.state.in_play_count(p.seat) == 0:
@@ -58,6 +74,10 @@ def check_players(b: Builder) -> bool:
     alive = b.state.in_game()
     if len(alive) > 1:
         return False
+    # The war ends before the game does, so a final state never shows a war next to an
+    # empty Hit List (no war starts here: the game is over).
+    if b.state.mob_war and not b.state.hit_list:
+        b.emit(MobWarEnded("hit_list_empty"))
     if b.state.window is not None:
         b.emit(WindowClosed(b.state.window.id, "game_over"))
     b.emit(GameEnded(alive if alive else tuple(died), b.state.seed))
@@ -182,13 +202,55 @@ def proceed(b: Builder, then: str) -> None:
     resume(b, then)
 
 
+def unforgiving_at_once(b: Builder, rest: str) -> bool:
+    """UNFORGIVING acts at once: when a card's elimination has just left one waiting, open
+    its decision before the rest of the card resolves (``rest``, resumed by ``resume``).
+    Says whether it did. An owner with no mobster left in play does not decide now: the
+    checks after the card put them out (or, if TURNCOAT brings one of theirs back, they
+    decide after the card)."""
+    s = b.state
+    if not s.unforgiving:
+        return False
+    mobster = s.unforgiving[0]
+    owner = s.owner(mobster)
+    if s.players[owner].out or not s.in_play_count(owner):
+        return False
+    open_decision(b, "unforgiving", owner, mobster, then=rest)
+    return True
+
+
+def mid_card(then: str) -> bool:
+    """Whether a decision interrupted a card (the checks then wait for its end)."""
+    return then.startswith(("hit:", "turncoat:"))
+
+
+def finish_card(b: Builder, rest: str) -> None:
+    """The rest of a card an UNFORGIVING decision interrupted, then the checks after it.
+
+    ``hit:N:own``: seat N's HIT lists its player's ``own`` mobster (if named and still in
+    front of them); ``turncoat:N:mobster:position``: TURNCOAT's dead mobster returns (to
+    that Hit List position, or to its family if empty). Both are ATTACK cards."""
+    what, seat, *args = rest.split(":")
+    if what == "hit" and args[0]:
+        list_mobster(b, args[0])
+    elif what == "turncoat":
+        returning, position = args
+        if not b.state.players[b.state.owner(returning)].out:  # its family may have resigned
+            b.emit(MobsterReturned(returning, int(position) if position else None))
+    end_card(b, int(seat), attack=True)
+
+
 def resume(b: Builder, then: str) -> None:
     """Continue play where a decision interrupted it.
 
     ``play``: the turn's card play; ``turn:N``: seat N's turn starts (the next one in the
     game if N is out); ``draw:N``: seat N's turn continues after the Mob War step, with the
-    draw; ``extra:N``: seat N is offered SHORT-TEMPERED's extra ATTACK card."""
+    draw; ``extra:N``: seat N is offered SHORT-TEMPERED's extra ATTACK card; ``hit:...`` and
+    ``turncoat:...``: the rest of a card (``finish_card``)."""
     if then == "play":
+        return
+    if mid_card(then):
+        finish_card(b, then)
         return
     what, _, number = then.partition(":")
     seat = int(number)

@@ -100,6 +100,17 @@ def legal_commands(
     return tuple(options)
 
 
+def timeout_discard(state: GameState, seat: int) -> str | None:
+    """The card a turn that ran out of time discards for ``seat`` (with no effect): the
+    first card in hand that is not a counter, so the policy never throws away a counter
+    while another card could go; a counter only when the hand holds nothing else. ``None``
+    when ``seat`` has no card play to make now (not its turn, a window open, no cards)."""
+    cards = [o.card for o in legal_commands(state, seat) if o.command == "discard" and o.card]
+    others = [c for c in cards if KIND_INFO[CARD_KIND[c]].category is not Category.COUNTER]
+    pick = others or cards
+    return pick[0] if pick else None
+
+
 def _butcher_option(state: GameState, seat: int) -> Option:
     hand = list(state.players[seat].hand)
     return Option("use_butcher", choices={"cards": {"min": 1, "max": len(hand), "from": hand}})

@@ -22,7 +22,6 @@ from .events import (
     CounterPlayed,
     HitListReordered,
     MobsterEliminated,
-    MobsterListed,
     MobsterRescued,
     MobsterReturned,
     MobsterSubstituted,
@@ -30,7 +29,7 @@ from .events import (
     MobWarRateChanged,
     MobWarStarted,
 )
-from .flow import Builder
+from .flow import Builder, list_mobster, unforgiving_at_once
 from .state import GameState
 
 Options = dict[str, Any]
@@ -50,18 +49,6 @@ def _need_targets(cmd: PlayCard, count: int | None = None) -> None:
         raise RuleViolation("missing_target", "Name the card's targets, or discard it.")
     if count is not None and len(cmd.targets) != count:
         raise _illegal(f"This card takes exactly {count} target(s).", expected=count)
-
-
-def _list(b: Builder, mobster: str, first: bool = False, position: int | None = None) -> bool:
-    """Put a mobster on the Hit List if it is still in front of its owner; a target no
-    longer there when the card resolves is skipped. Says whether it was listed."""
-    s = b.state
-    if mobster in s.players[s.owner(mobster)].crew:
-        if position is None:
-            position = 0 if first else len(s.hit_list)
-        b.emit(MobsterListed(mobster, position))
-        return True
-    return False
 
 
 def _rescue(b: Builder, mobster: str) -> None:
@@ -169,16 +156,16 @@ class Contract(PlayRule):
         front = self.first or bool(early)
         listed = False
         if counter is None:
-            listed = _list(b, play.targets[0], front)
+            listed = list_mobster(b, play.targets[0], front)
         elif counter.kind == Kind.MOB_POWER and counter.mobster is not None:
-            listed = _list(b, counter.mobster, front)
+            listed = list_mobster(b, counter.mobster, front)
         if early and listed:
             b.emit(AbilityUsed(play.seat, early, Kind.EARLY_BIRD, "first"))
         if len(play.targets) > 1:
             # SHOTGUN: the second target; with PRIORITY/EARLY BIRD it takes the place behind
             # the first, or the very front if a counter saved the first.
             position = (1 if listed else 0) if front else None
-            if _list(b, play.targets[1], position=position):
+            if list_mobster(b, play.targets[1], position=position):
                 shotgun = holder(b.state, play.seat, Kind.SHOTGUN)
                 b.emit(AbilityUsed(play.seat, shotgun or "", Kind.SHOTGUN, play.targets[1]))
 
@@ -212,10 +199,10 @@ class DoubleContract(PlayRule):
     def resolve(self, b: Builder, play: CardPlayed, counter: CounterPlayed | None) -> None:
         first, second = play.targets
         if counter is None:
-            _list(b, first)
+            list_mobster(b, first)
         elif counter.kind == Kind.MOB_POWER and counter.mobster is not None:
-            _list(b, counter.mobster)
-        _list(b, second)
+            list_mobster(b, counter.mobster)
+        list_mobster(b, second)
 
 
 class Hit(PlayRule):
@@ -253,8 +240,11 @@ class Hit(PlayRule):
 
     def resolve(self, b: Builder, play: CardPlayed, counter: CounterPlayed | None) -> None:
         b.emit(MobsterEliminated(play.targets[0], "hit"))
+        # UNFORGIVING acts at once: its pick goes on the list before the HIT player's own.
+        if unforgiving_at_once(b, f"hit:{play.seat}:{play.own or ''}"):
+            return
         if play.own is not None:
-            _list(b, play.own)
+            list_mobster(b, play.own)
 
 
 class Massacre(NoTarget):
@@ -305,7 +295,7 @@ class EachOpponent(PlayRule):
         sheltered = b.state.players[counter.seat].family if counter is not None else None
         for mobster in play.targets:
             if MOBSTER_FAMILY[mobster] != sheltered:
-                _list(b, mobster)
+                list_mobster(b, mobster)
         if self.war:
             _set_war(b, 2)
 
@@ -376,7 +366,12 @@ class Turncoat(PlayRule):
         leaving, returning = play.targets
         s = b.state
         position = s.hit_list.index(leaving) if leaving in s.hit_list else None
-        b.emit(MobsterEliminated(leaving, "turncoat"), MobsterReturned(returning, position))
+        b.emit(MobsterEliminated(leaving, "turncoat"))
+        # UNFORGIVING acts at once, before the dead mobster returns.
+        place = "" if position is None else str(position)
+        if unforgiving_at_once(b, f"turncoat:{play.seat}:{returning}:{place}"):
+            return
+        b.emit(MobsterReturned(returning, position))
 
 
 class Rescue(PlayRule):

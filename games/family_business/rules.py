@@ -41,6 +41,7 @@ from .flow import (
     draw_cards,
     draw_step,
     end_card,
+    mid_card,
     proceed,
     resume,
     start_turn,
@@ -98,13 +99,14 @@ def decide(
 
 def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
     state = b.state
+    # Whose turn first: waiting for an open window would not help another seat.
+    if seat != state.turn_seat:
+        raise RuleViolation("not_your_turn", "It is not your turn.", turn=state.turn_seat)
     extra = state.window  # SHORT-TEMPERED's decision allows one more ATTACK card
     if extra is not None and not (extra.decision == "short_tempered" and extra.seat == seat):
         raise RuleViolation(
             "window_open", "Wait for the reaction window to close.", window=extra.id
         )
-    if seat != state.turn_seat:
-        raise RuleViolation("not_your_turn", "It is not your turn.", turn=state.turn_seat)
     if cmd.card not in state.players[seat].hand:
         raise RuleViolation("card_not_in_hand", "That card is not in your hand.", card=cmd.card)
     kind = CARD_KIND[cmd.card]
@@ -146,6 +148,8 @@ def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
         )
         return
     celebrity = _resolve(b, rule, play, None)
+    if b.state.window is not None:  # UNFORGIVING interrupted the card; its decision ends it
+        return
     end_card(b, seat, celebrity=celebrity, attack=_attack(kind))
 
 
@@ -269,7 +273,14 @@ def _counter(b: Builder, seat: int, cmd: Counter, now: int) -> None:
                 mobster=cmd.mobster,
                 choices=list(choices),
             )
-        mobster = cmd.mobster if choices else None
+        if not choices and cmd.mobster is not None:
+            raise RuleViolation(
+                "illegal_target",
+                "The attacking player has no mobster in front of them: MOB POWER names nobody.",
+                mobster=cmd.mobster,
+                choices=[],
+            )
+        mobster = cmd.mobster
     counter = CounterPlayed(window.id, seat, cmd.card, kind, mobster)
     b.emit(counter, WindowClosed(window.id, "countered"))
     celebrity = _resolve(b, PLAYS[Kind(window.kind)], _pending_play(window), counter)
@@ -400,7 +411,8 @@ def _unforgiving(b: Builder, seat: int, cmd: Unforgiving, now: int) -> None:
     if cmd.mobster is not None:
         b.emit(MobsterListed(cmd.mobster, len(b.state.hit_list)))
         b.emit(AbilityUsed(seat, window.targets[0], Kind.UNFORGIVING, cmd.mobster))
-        check_war(b)
+        if not mid_card(window.then):  # in a card, the checks wait for its end
+            check_war(b)
     proceed(b, window.then)
 
 

@@ -8,6 +8,7 @@ import time
 import uuid
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.db import connection
 from rest_framework.test import APIClient
 
@@ -110,11 +111,18 @@ def test_wait_is_bounded_and_typed(alice, game) -> None:
         assert (response.status_code, response.json()["code"]) == (400, "invalid"), params
 
 
+@async_to_sync
+async def collect(response) -> list[bytes]:
+    """The body of a streaming response whose content is asynchronous (a stream served by
+    an async view, read through the synchronous test client)."""
+    return [part async for part in response.streaming_content]
+
+
 def _sse(client: APIClient, path: str, **headers) -> list[dict]:
     response = client.get(path, HTTP_ACCEPT="text/event-stream", **headers)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/event-stream")
-    text = b"".join(response.streaming_content).decode()
+    text = b"".join(collect(response)).decode()
     messages = []
     for block in text.split("\n\n"):
         fields: dict[str, str] = {}

@@ -136,3 +136,22 @@ def test_the_table_list_query_is_checked(alice) -> None:
     bad = alice.get("/tables", status="finished")
     assert (bad.status_code, bad.json()["code"]) == (400, "invalid")
     assert alice.get("/tables", mine="true", status="finished").status_code == 200
+
+
+def test_a_finished_table_says_who_won(alice, bob) -> None:
+    table = create_table(alice, seats=2)
+    open_one = create_table(alice, seats=3)
+    url = f"/tables/{table['id']}"
+    alice.post(f"{url}/bots", {"kind": "heuristic"})
+    game = start(alice, table["id"])
+    assert game["table"]["winners"] is None
+    resigned = alice.post(
+        f"/games/{table['id']}/resign", key="00000000-0000-4000-8000-000000000001"
+    )
+    assert resigned.status_code == 201 and resigned.json()["table"]["winners"] == [1]
+    assert alice.get(url).json()["winners"] == [1]
+    assert bob.get(url).json()["winners"] == [1]  # public once the game is over
+    assert alice.state(table["id"])["table"]["winners"] == [1]
+    mine = {t["id"]: t for t in alice.get("/tables", mine="true").json()["tables"]}
+    assert mine[table["id"]]["winners"] == [1] and mine[open_one["id"]]["winners"] is None
+    assert mine[table["id"]]["seats"][1]["name"] == "Clever bot 2"

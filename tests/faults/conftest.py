@@ -1,7 +1,7 @@
 """Processes for the fault tests: gunicorn web servers, a private PostgreSQL and a private
 Redis, each started here and always killed at teardown.
 
-* ``webs`` starts gunicorn subprocesses (gthread workers, like production) on free ports,
+* ``webs`` starts gunicorn subprocesses (uvicorn workers, like production) on free ports,
   against pytest-django's test database unless told otherwise. Each runs in its own
   process group, SIGKILLed at teardown; its log is printed when a test fails.
 * ``PrivatePostgres`` runs PostgreSQL from the pgserver wheel's binaries (as
@@ -75,6 +75,7 @@ def base_env(**overrides: str) -> dict[str, str]:
         FB_AUTH_USERNAME_RATE="100000/min",
         FB_READ_RATE="1000000/min",
         HEALTH_BROKER_TIMEOUT="3",
+        FB_WEB_THREADS="4",
     )
     env.pop("CELERY_BROKER_WRITE_URL", None)
     env.update(overrides)
@@ -82,7 +83,8 @@ def base_env(**overrides: str) -> dict[str, str]:
 
 
 class Web:
-    """One gunicorn (master + gthread workers) in its own process group, with a log."""
+    """One gunicorn (master + uvicorn workers serving fbservice.asgi, as in production)
+    in its own process group, with a log."""
 
     def __init__(self, folder: Path, index: int, env: dict[str, str], workers: int = 1) -> None:
         self.port = free_port()
@@ -90,9 +92,9 @@ class Web:
         self.log = folder / f"web-{index}.log"
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "fbservice.wsgi",
+                [sys.executable, "-m", "gunicorn", "fbservice.asgi:application",
                  "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
-                 "--worker-class", "gthread", "--threads", "4", "--timeout", "60",
+                 "--worker-class", "uvicorn_worker.UvicornWorker", "--timeout", "60",
                  "--graceful-timeout", "2", "--access-logfile", "-",
                  # gunicorn 27's control socket has one default path per user: off
                  "--no-control-socket"],

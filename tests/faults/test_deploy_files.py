@@ -34,7 +34,7 @@ def test_every_service_is_there_with_a_health_check() -> None:
             "condition": "service_completed_successfully"
         }
     assert services["web"]["command"][:4] == [
-        "gunicorn", "fbservice.wsgi", "--config", "docker/gunicorn.conf.py"
+        "gunicorn", "fbservice.asgi:application", "--config", "docker/gunicorn.conf.py"
     ]  # fmt: skip
     assert services["beat"]["command"][3] == "beat"
 
@@ -47,16 +47,20 @@ def test_the_environment_names_settings_that_exist() -> None:
             assert f'"{variable}"' in known, f"{name}: {variable} is read by nothing"
 
 
-def test_gunicorn_runs_threads() -> None:
+def test_gunicorn_runs_uvicorn_workers_that_hold_many_connections() -> None:
     namespace: dict = {}
     exec((DOCKER / "gunicorn.conf.py").read_text(), namespace)  # noqa: S102 - our own file
-    assert namespace["worker_class"] == "gthread" and namespace["threads"] >= 4
+    assert namespace["worker_class"] == "uvicorn_worker.UvicornWorker"
+    assert namespace["worker_connections"] > 10000
 
 
 def test_the_dockerfile_collects_static_files_and_runs_gunicorn_as_a_user() -> None:
     text = (DOCKER / "Dockerfile").read_text()
     assert re.search(r"manage\.py collectstatic --noinput", text)
     assert "USER fbservice" in text and "HEALTHCHECK" in text
-    assert 'CMD ["gunicorn", "fbservice.wsgi", "--config", "docker/gunicorn.conf.py"]' in text
+    assert (
+        'CMD ["gunicorn", "fbservice.asgi:application", "--config", "docker/gunicorn.conf.py"]'
+        in text
+    )
     ignored = (DOCKER / "Dockerfile.dockerignore").read_text().split()
     assert {".venv", ".local", ".git"} <= set(ignored)

@@ -417,26 +417,106 @@ def test_unforgiving_cannot_name_a_mobster_already_on_the_hit_list():
     state, _ = play_kind(state, 0, "HIT", B[0], own=A[0])
     window = decision(state, "unforgiving")
     assert refused(state, 1, Unforgiving(window, C[1])).code == "illegal_target"
-    assert refused(state, 1, Unforgiving(window, A[0])).code == "illegal_target"
+    assert refused(state, 1, Unforgiving(window, B[0])).code == "illegal_target"  # dead
     assert refused(state, 0, Unforgiving(window, C[2])).code == "no_decision"
 
 
-def test_unforgiving_comes_after_the_card_and_no_decision_means_no_effect():
+def test_unforgiving_acts_at_once_before_the_rest_of_the_hit():
+    # The owner's pick goes on the Hit List before the HIT player's own mobster.
+    state = make_state(
+        3,
+        hands={0: ["HIT", LAM], 1: FILLER, 2: FILLER},
+        hit_list=[C[1]],
+        abilities={B[0]: "UNFORGIVING"},
+    )
+    state, events = play_kind(state, 0, "HIT", B[0], own=A[0])
+    assert types(events)[-2:] == ["MobsterEliminated", "DecisionOpened"]
+    assert state.hit_list == (C[1],) and A[0] in state.players[0].crew
+    assert state.window.then == f"hit:0:{A[0]}" and state.turn_seat == 0
+    state, events = play(state, 1, Unforgiving(state.window.id, C[2]))
+    assert listed_at(events) == [(C[2], 1), (A[0], 2)]
+    assert state.hit_list == (C[1], C[2], A[0]) and of_type(events, TurnStarted)[0].seat == 1
+
+
+def test_unforgiving_may_name_the_hit_players_own_mobster_which_is_then_skipped():
+    state = make_state(
+        3, hands={0: ["HIT", LAM], 1: FILLER, 2: FILLER}, abilities={B[0]: "UNFORGIVING"}
+    )
+    state, _ = play_kind(state, 0, "HIT", B[0], own=A[0])
+    state, events = play(state, 1, Unforgiving(state.window.id, A[0]))
+    assert listed_at(events) == [(A[0], 0)]  # HIT's own listing finds it already listed
+    assert state.hit_list == (A[0],) and state.turn_seat == 1
+
+
+def test_unforgiving_acts_at_once_before_turncoats_mobster_returns():
+    # Two players tied at 2 in play: seat 0 picks both sides; B[0] (UNFORGIVING) leaves
+    # from the Hit List and A[5] comes back in its place, after B's pick.
+    state = make_state(
+        2,
+        hands={0: ["TURNCOAT", LAM], 1: FILLER},
+        crews={0: [A[1]], 1: [B[1]]},
+        hit_list=[B[0], A[0]],
+        graveyard=[A[5]],
+        abilities={B[0]: "UNFORGIVING"},
+    )
+    state, events = play_kind(state, 0, "TURNCOAT", B[0], A[5])
+    assert types(events)[-2:] == ["MobsterEliminated", "DecisionOpened"]
+    assert A[5] in state.graveyard  # not back yet: not a candidate
+    option = next(o for o in legal_commands(state, 1) if o.command == "unforgiving")
+    assert A[5] not in option.choices["mobster"]
+    state, events = play(state, 1, Unforgiving(state.window.id, A[1]))
+    assert types(events)[:6] == [
+        "WindowClosed",
+        "MobsterListed",
+        "AbilityUsed",
+        "MobsterReturned",  # in B[0]'s place, in front of the pick
+        "MobWarStarted",  # 5 left in play: the checks run once the card is over
+        "TurnStarted",
+    ]
+    assert of_type(events, MobsterEliminated) == [MobsterEliminated(A[5], "mob_war")]
+    assert state.hit_list == (A[0], A[1]) and state.turn_seat == 1
+
+
+def test_unforgiving_whose_owner_lost_their_last_mobster_to_the_hit_has_no_decision():
+    state = make_state(
+        3,
+        hands={0: ["HIT", LAM], 1: FILLER, 2: FILLER},
+        crews={1: [B[0]]},
+        abilities={B[0]: "UNFORGIVING"},
+    )
+    state, events = play_kind(state, 0, "HIT", B[0], own=A[0])
+    assert not of_type(events, DecisionOpened) and state.players[1].out
+    assert state.hit_list == (A[0],) and state.turn_seat == 2
+
+
+def test_the_hit_player_resigning_during_unforgiving_leaves_the_rest_of_the_hit_undone():
+    state = make_state(
+        3, hands={0: ["HIT", LAM], 1: FILLER, 2: FILLER}, abilities={B[0]: "UNFORGIVING"}
+    )
+    state, _ = play_kind(state, 0, "HIT", B[0], own=A[0])
+    window = decision(state, "unforgiving")
+    state, _ = play(state, 0, Resign())
+    assert decision(state, "unforgiving") == window and state.players[0].out
+    state, events = play(state, 1, Unforgiving(window, C[1]))
+    assert listed_at(events) == [(C[1], 0)]  # HIT's own mobster left with its family
+    assert of_type(events, TurnStarted)[0].seat == 1 and state.hit_list == (C[1],)
+
+
+def test_no_decision_on_unforgiving_means_no_effect_and_the_hit_goes_on():
     state = make_state(
         3, hands={0: ["HIT", LAM], 1: FILLER, 2: FILLER}, abilities={B[0]: "UNFORGIVING"}
     )
     state, events = play_kind(state, 0, "HIT", B[0], own=A[0])
-    assert types(events)[-2:] == ["MobsterListed", "DecisionOpened"]  # after HIT's own listing
-    hit_list = state.hit_list
     state, events = close(state)
-    assert state.hit_list == hit_list and of_type(events, TurnStarted)[0].seat == 1
+    assert listed_at(events) == [(A[0], 0)]  # only HIT's own listing
+    assert state.hit_list == (A[0],) and of_type(events, TurnStarted)[0].seat == 1
     # ...or declined explicitly
     state = make_state(
         3, hands={0: ["HIT", LAM], 1: FILLER, 2: FILLER}, abilities={B[0]: "UNFORGIVING"}
     )
     state, _ = play_kind(state, 0, "HIT", B[0], own=A[0])
     state, events = play(state, 1, Unforgiving(state.window.id, None))
-    assert not of_type(events, MobsterListed) and state.turn_seat == 1
+    assert listed_at(events) == [(A[0], 0)] and state.turn_seat == 1
 
 
 def test_unforgiving_owner_resigning_withdraws_the_decision_and_play_resumes():

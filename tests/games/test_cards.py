@@ -207,6 +207,15 @@ def test_mob_power_when_the_attacker_has_no_mobster_in_front_works_like_family_i
     assert state.turn_seat == 1
 
 
+def test_mob_power_naming_a_mobster_when_the_attacker_has_none_in_front_is_refused():
+    # Nothing to name: a name is refused, never silently dropped.
+    state = table("CONTRACT", crews={0: 0}, hit_list=[A[0], A[1]])
+    state, _ = play_kind(state, 0, "CONTRACT", B[0])
+    for named in (A[0], B[1], C[1]):  # the attacker's listed mobster, anyone else's
+        err = refused(state, 1, _counter_cmd(state, 1, MP, named))
+        assert err.code == "illegal_target" and err.data["choices"] == []
+
+
 # --- DOUBLE CONTRACT -------------------------------------------------------------------------
 
 

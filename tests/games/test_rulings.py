@@ -485,6 +485,29 @@ def test_the_last_player_with_mobsters_in_play_wins():
     assert types(events)[-1] == "GameEnded"
 
 
+def test_a_game_ending_at_a_turn_start_ends_the_mob_war_first():
+    # Seat 1's last mobster dies in the war at the start of its turn, emptying the list.
+    state = make_state(2, hands={0: ["TRUCE"]}, crews={1: 0}, hit_list=[B[0]], mob_war=1)
+    state, events = play_kind(state, 0, "TRUCE", discard=True)
+    assert types(events)[-3:] == ["PlayerOut", "MobWarEnded", "GameEnded"]
+    assert of_type(events, MobWarEnded) == [MobWarEnded("hit_list_empty")]
+    assert state.over and state.mob_war == 0 and state.hit_list == ()
+
+
+def test_a_game_ending_by_a_card_ends_the_mob_war_first():
+    # MASSACRE kills seat 1's last mobsters, all of them on the Hit List.
+    state = make_state(2, hands={0: ["MASSACRE"]}, crews={1: 0}, hit_list=[B[0], B[1]], mob_war=2)
+    state, events = play_kind(state, 0, "MASSACRE")
+    assert types(events)[-3:] == ["PlayerOut", "MobWarEnded", "GameEnded"]
+    assert state.over and state.winners == (0,) and state.mob_war == 0
+
+
+def test_a_game_ending_with_mobsters_still_listed_leaves_the_war_as_it_is():
+    state = make_state(2, hands={0: ["TRUCE"]}, crews={1: 0}, hit_list=[B[0], A[0]], mob_war=1)
+    state, events = play_kind(state, 0, "TRUCE", discard=True)
+    assert state.over and not of_type(events, MobWarEnded) and state.mob_war == 1
+
+
 def test_a_player_with_only_listed_mobsters_is_still_in_the_game():
     state = make_state(
         2, hands={0: ["TRUCE"]}, crews={1: 0}, hit_list=[A[0], B[0], B[1]], mob_war=1
@@ -622,6 +645,14 @@ def test_playing_a_card_while_a_window_is_open_is_refused_as_window_open():
     state = contract_window()
     other = card_of(state, 0, "CONTRACT")
     assert refused(state, 0, PlayCard(other, discard=True)).code == "window_open"
+
+
+def test_another_seat_playing_while_a_window_is_open_is_refused_as_not_your_turn_first():
+    # Waiting for the window to close would not help: it is still not their turn then.
+    state = contract_window()
+    fi = card_of(state, 1, FI)
+    err = refused(state, 1, PlayCard(fi, discard=True))
+    assert err.code == "not_your_turn" and err.data["turn"] == 0
 
 
 def test_reacting_with_no_window_open_is_refused_as_no_window():

@@ -181,6 +181,36 @@ def test_a_turn_past_its_deadline_is_played_by_the_system(action: str, sent) -> 
     assert refused.value.code == "nothing_to_undo"
 
 
+def test_a_discarding_timeout_keeps_the_counters_when_another_card_could_go(sent) -> None:
+    stacked = hand_stack(["FAMILY_INFLUENCE", "MOB_POWER", "TRUCE"], [])
+    table = table_create(
+        created_by=None,
+        seats=2,
+        mode="sandbox",
+        seed="timeout-counters",
+        stacked_deck=stacked,
+        turn_seconds=30,
+        turn_action="discard",
+    )
+    for name in ("alice", "bob"):
+        seat_join(table_id=table.id, user=UserFactory(username=name))
+    table = table_start(table_id=table.id)
+    hand = state(table).state.players[0].hand
+    assert hand[:2] == (cards_of("FAMILY_INFLUENCE")[0], cards_of("MOB_POWER")[0])
+    clock = GameClock.objects.get(game=table)
+    assert clock.turn_deadline_ms is not None
+    tasks.service.turn_timeout(
+        game_id=table.id,
+        key=clock.turn_key,
+        deadline=clock.turn_deadline_ms,
+        now=clock.turn_deadline_ms,
+    )
+    record = CommandRecord.objects.get(stream_id=table.id, metadata__timeout=True)
+    assert record.command == {"type": "play", "card": cards_of("TRUCE")[0], "discard": True}
+    kept = state(table).state.players[0].hand
+    assert cards_of("FAMILY_INFLUENCE")[0] in kept and cards_of("MOB_POWER")[0] in kept
+
+
 def test_a_new_turn_gets_a_new_deadline_the_same_turn_keeps_its_own(sent) -> None:
     table = timed_table("discard", turn_seconds=30)
     first = GameClock.objects.get(game=table)

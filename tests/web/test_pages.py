@@ -67,3 +67,12 @@ def test_the_api_health_and_admin_still_answer(client):
     assert client.get("/api/v1/tables").status_code == 401
     assert client.get("/api/v1/nope").status_code == 404
     assert client.get("/admin/").status_code == 302
+
+
+def test_the_site_serves_a_favicon_at_its_root(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response["Content-Type"] == "image/x-icon"
+    assert response.content[:4] == b"\x00\x00\x01\x00"  # an ICO file's header
+    assert "max-age=86400" in response["Cache-Control"]
+    assert client.post("/favicon.ico").status_code == 405
+    assert b'rel="icon" href="/favicon.ico"' in client.get("/").content

@@ -129,6 +129,7 @@ function addEvents(events) {
   }
   if (!html) return false;
   list.insertAdjacentHTML("beforeend", html);
+  markUndone(list, events);
   list.scrollTop = list.scrollHeight;
   return true;
 }
@@ -330,9 +331,12 @@ function draw() {
   drawHand(state);
   drawWindow(state, st);
   drawActions(state, st);
-  document.getElementById("game-footer").innerHTML =
-    `Game ${esc(GAME.slice(0, 8))} · version ${doc.version} · seed hash <code>${esc((state.seed_hash || "").slice(0, 16))}…</code>` +
-    (state.over ? ` · <a href="/games/${GAME}/replay" data-testid="replay-link">Watch the replay</a>` : "");
+  // Developer details (version, seed hash) stay folded in a <details> that is not redrawn,
+  // so it keeps its open or closed state.
+  document.getElementById("game-details").innerHTML =
+    `Game ${esc(GAME.slice(0, 8))} · version ${doc.version} · seed hash <code>${esc((state.seed_hash || "").slice(0, 16))}…</code>`;
+  document.getElementById("replay-link-slot").innerHTML =
+    state.over ? `<a href="/games/${GAME}/replay" data-testid="replay-link">Watch the replay</a>` : "";
   tickCountdowns(clockOffset);
 }
 
@@ -422,7 +426,10 @@ function drawWindow(state, st) {
     html += pickerHtml(st);
   } else if (counters.length || pass) {
     html += '<div class="actions">';
+    const shown = new Set(); // two copies of a card answer the same way: one button
     for (const o of counters) {
+      if (shown.has(o.kind)) continue;
+      shown.add(o.kind);
       html += `<button type="button" class="primary" data-action="counter" data-card="${esc(o.card)}">Counter with ${esc(kindName(o.kind))}</button>`;
     }
     if (pass) html += `<button type="button" data-action="pass">Pass</button>`;

@@ -8,6 +8,20 @@ function seatsText(table) {
   return `${taken}/${table.size} seated${names ? ": " + esc(names) : ""}`;
 }
 
+/* A finished table's result: "won by Moran Gang's seat, bob", or a shared draw. */
+function resultText(table) {
+  if (table.status !== "finished" || !table.winners) return esc(table.status);
+  const name = (pos) => {
+    const seat = table.seats.find((s) => s.position === pos);
+    return seat ? seat.name : `seat ${pos + 1}`;
+  };
+  const who = table.winners.map(name);
+  if (!who.length) return "finished: no winner";
+  const text = who.length > 1 ? `draw: ${who.join(", ")}` : `won by ${who[0]}`;
+  const mine = table.winners.includes(table.your_seat) ? ' <span class="badge win">you</span>' : "";
+  return `finished · <b data-testid="winner">${esc(text)}</b>${mine}`;
+}
+
 function tableRow(table, { joinable }) {
   const link = `/games/${table.id}`;
   let action;
@@ -22,7 +36,7 @@ function tableRow(table, { joinable }) {
   }
   return `<tr data-table="${table.id}">
     <td><b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span>${table.advanced ? ' <span class="badge ability" title="Advanced rules: ability cards (texts reconstructed)">advanced</span>' : ""}${table.turn_seconds ? ` <span class="badge">${table.turn_seconds} s/turn</span>` : ""}</td>
-    <td>${esc(table.status)}</td>
+    <td>${resultText(table)}</td>
     <td>${seatsText(table)}</td>
     <td class="right">${action}</td></tr>`;
 }
@@ -45,13 +59,42 @@ async function refresh() {
   }
 }
 
+/* The new-table form remembers its last settings in this browser (localStorage). */
+const SETTINGS_KEY = "fb.lobby.newTable";
+const REMEMBERED = ["seats", "bots", "bot_kind", "mode", "reaction_seconds", "turn_seconds", "turn_action", "advanced"];
+
+function restoreSettings(form) {
+  let saved;
+  try { saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"); } catch (e) { saved = null; }
+  if (!saved || typeof saved !== "object") return;
+  for (const name of REMEMBERED) {
+    const field = form.elements[name];
+    if (!field || !(name in saved)) continue;
+    if (field.type === "checkbox") field.checked = Boolean(saved[name]);
+    else if (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === String(saved[name]))) {
+      field.value = String(saved[name]);
+    }
+  }
+}
+
+function saveSettings(form) {
+  const saved = {};
+  for (const name of REMEMBERED) {
+    const field = form.elements[name];
+    if (field) saved[name] = field.type === "checkbox" ? field.checked : field.value;
+  }
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(saved)); } catch (e) { /* private mode */ }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const form = document.getElementById("create-form");
+  restoreSettings(form);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     showError(null);
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
+    saveSettings(form);
     try {
       const seats = Number(form.seats.value);
       const bots = Math.min(Number(form.bots.value), seats - 1);

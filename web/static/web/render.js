@@ -14,6 +14,11 @@ function article(word) {
   return /^[AEIOU]/i.test(word) ? `an ${word}` : `a ${word}`;
 }
 
+/* Ends a sentence with one full stop, even after a name that has its own ("Murder Inc."). */
+function sentence(text) {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 function listWords(items) {
   if (items.length <= 1) return items.join("");
   return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
@@ -75,7 +80,7 @@ function cardBox(card, extra = {}) {
   const title = tip ? ` title="${esc(tip)}"` : "";
   return `<div class="${cls.join(" ")}" data-card="${esc(card.id)}" data-kind="${esc(kind)}"${title}>
     <div class="card-name">${esc(info.name)}${recon ? '<sup class="recon">R</sup>' : ""}</div>
-    <div class="card-cat">${esc(info.category)}${recon ? " · reconstructed" : ""}</div>
+    <div class="card-cat">${esc(info.category)}${recon ? '<span class="card-recon">reconstructed</span>' : ""}</div>
   </div>`;
 }
 
@@ -191,6 +196,12 @@ function eventType(ev) {
   return (ev.data && ev.data.type) || ev.type.split(".").pop();
 }
 
+/* A card the system played for a seat: only a turn that ran out of time does that (the
+   system otherwise only closes windows, which plays no card). */
+function timedOut(ev, type) {
+  return ev.actor === "system" && (type === "CardPlayed" || type === "AbilityAssigned");
+}
+
 /* The move log: one sentence per event, with a little context carried between them. */
 class MoveLog {
   constructor() {
@@ -205,7 +216,7 @@ class MoveLog {
     const by = card ? ` with ${article(kindName(card.kind))}` : "";
     switch (eventType(ev)) {
       case "GameStarted":
-        return `The game started: ${listWords(d.names.map((n, i) => `${n} plays ${CAT.families[d.families[i]] || d.families[i]}`))}.`;
+        return sentence(`The game started: ${listWords(d.names.map((n, i) => `${n} plays ${CAT.families[d.families[i]] || d.families[i]}`))}`);
       case "DeckShuffled":
         return d.reason === "reshuffle" ? "The discard pile was shuffled into a new deck." : "The deck was shuffled.";
       case "CardsDealt":
@@ -304,8 +315,25 @@ class MoveLog {
     const type = eventType(ev);
     const minor = ["DeckShuffled", "CardsDealt", "CardsDrawn", "WindowOpened", "DecisionOpened"].includes(type) ||
       (type === "MobsterEliminated" && ev.data && ev.data.cause === "resign");
-    const cls = [minor ? "minor" : "", type === "TurnStarted" ? "turn" : ""].join(" ").trim();
-    return `<li data-seq="${ev.seq}" class="${cls}"><span class="seq">${ev.seq}</span> ${esc(this.words(ev, state))}</li>`;
+    const timeout = timedOut(ev, type);
+    const cls = [minor ? "minor" : "", type === "TurnStarted" ? "turn" : "", timeout ? "timeout" : ""].join(" ").trim();
+    let words = this.words(ev, state);
+    if (timeout) words = `Time ran out: ${words.replace(/\.$/, "")} (the system played for them).`;
+    return `<li data-seq="${ev.seq}" class="${cls}"${timeout ? ' data-testid="timeout"' : ""}><span class="seq">${ev.seq}</span> ${esc(words)}</li>`;
+  }
+}
+
+/* After an undo: mark the log lines of the events it took back (they stay, struck out). */
+function markUndone(list, events) {
+  for (const ev of events) {
+    if (eventType(ev) !== "stream.Undone" || !ev.data) continue;
+    list.querySelectorAll("li[data-seq]").forEach((li) => {
+      const seq = Number(li.dataset.seq);
+      if (seq >= ev.data.from_seq && seq <= ev.data.to_seq && !li.classList.contains("undone")) {
+        li.classList.add("undone");
+        li.title = `Taken back by the undo at event ${ev.seq}`;
+      }
+    });
   }
 }
 

@@ -44,7 +44,9 @@ async function stateAt(seq) {
 
 function drawLog(finalState) {
   const log = new MoveLog();
-  document.getElementById("log").innerHTML = events.map((ev) => log.item(ev, finalState)).join("");
+  const list = document.getElementById("log");
+  list.innerHTML = events.map((ev) => log.item(ev, finalState)).join("");
+  markUndone(list, events);
 }
 
 async function show(seq, { push = true } = {}) {

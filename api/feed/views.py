@@ -1,0 +1,336 @@
+"""The event feed's waiting routes, served by async code: long-poll and server-sent events.
+
+A request signs in, checks its access and reads what it has missed in one of the feed's
+database threads (``api.feed.dbthreads``); then it waits on this process's hub
+(``api.feed.hub``) holding no thread and no database connection. When the game's stream
+moves, the hub reads the new events once and every subscriber of that game redacts them
+for its own viewer with the engine's projection (``api.viewers.events_document``), exactly
+as every other read does.
+
+DRF views are synchronous, so these are plain Django async views; ``FeedView`` and
+``FeedStreamView`` in ``api.game_views`` document them for the OpenAPI schema and route to
+them (``documented_by``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from rest_framework import exceptions
+from rest_framework.request import Request
+from rest_framework.serializers import Serializer
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+from api.base import REQUEST_ID_HEADER, request_id
+from api.errors import ApiError, exception_handler
+from api.feed.dbthreads import DatabaseThreads
+from api.feed.hub import Batch, Hub, read_batch
+from api.feed.limits import Limits
+from api.serializers import FeedQuerySerializer, StreamQuerySerializer
+from api.viewers import Access, access_for, events_document, parse_game_id, refreshed
+from games.models import Table
+from games.service import clock_ms, game_read
+
+# --- routing --------------------------------------------------------------------------------
+
+
+def served_by(
+    documentation: type[APIView], handler: Callable[..., Awaitable[HttpResponse]]
+) -> Callable[..., Awaitable[HttpResponse]]:
+    """The URL's view: ``handler`` serves the route; the DRF view class ``documentation``
+    describes it to drf-spectacular (which reads ``cls`` and ``initkwargs``)."""
+
+    async def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return await handler(request, *args, **kwargs)
+
+    view.cls = documentation  # type: ignore[attr-defined]
+    view.initkwargs = {}  # type: ignore[attr-defined]
+    view.csrf_exempt = True  # type: ignore[attr-defined]  # GET only, like DRF's views
+    view.__name__ = view.__qualname__ = handler.__name__
+    view.__doc__ = handler.__doc__
+    return view
+
+
+# --- per process (and per event loop) ------------------------------------------------------
+
+_threads: DatabaseThreads | None = None
+
+
+def threads() -> DatabaseThreads:
+    global _threads
+    if _threads is None:
+        _threads = DatabaseThreads(settings.FB_FEED_DB_THREADS)
+    return _threads
+
+
+def close_threads() -> None:
+    global _threads
+    if _threads is not None:
+        _threads.close()
+        _threads = None
+
+
+async def shutdown() -> None:
+    """The server is stopping: stop this loop's listener, close the database threads."""
+    found = _states.pop(id(asyncio.get_running_loop()), None)
+    if found is not None:
+        await found.hub.stop()
+    await asyncio.get_running_loop().run_in_executor(None, close_threads)
+
+
+@dataclass
+class _LoopState:
+    loop: asyncio.AbstractEventLoop
+    hub: Hub
+    limits: Limits
+
+
+_states: dict[int, _LoopState] = {}
+
+
+def state() -> _LoopState:
+    """The hub and limits of the running event loop: one per server process (a test
+    client runs each request on a loop of its own)."""
+    loop = asyncio.get_running_loop()
+    found = _states.get(id(loop))
+    if found is None or found.loop is not loop:
+        for key in [k for k, s in _states.items() if s.loop.is_closed()]:
+            del _states[key]
+        found = _states[id(loop)] = _LoopState(loop, Hub(threads()), Limits())
+    return found
+
+
+# --- opening a feed (in a database thread) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Opened:
+    access: Access  # as of ``batch``
+    user_id: int
+    query: dict[str, Any]
+    batch: Batch | None  # what the caller has missed (after ``query["after"]``), if read
+
+
+def _signed_in(request: HttpRequest) -> AbstractBaseUser:
+    """The caller, by the API's authenticators (a token or a session)."""
+    authenticators = [cls() for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+    user = Request(request, authenticators=authenticators).user
+    if user is None or not user.is_authenticated:
+        raise exceptions.NotAuthenticated()
+    return user  # type: ignore[no-any-return]
+
+
+def open_feed(
+    request: HttpRequest, game_id: str, query_class: type[Serializer[Any]], *, read: bool = True
+) -> Opened:
+    """Sign in, parse the query, check access, close an overdue window (as any read
+    does) and read what the caller has missed: one unit of database work."""
+    user = _signed_in(request)
+    query = query_class(data=request.GET)
+    query.is_valid(raise_exception=True)
+    data = dict(query.validated_data)
+    last_id = request.headers.get("Last-Event-ID", "").strip()
+    if last_id and "after" in data and query_class is StreamQuerySerializer:
+        if not last_id.isdigit() or len(last_id) > 12:
+            raise ApiError("invalid", fields={"Last-Event-ID": ["A sequence number."]})
+        data["after"] = int(last_id)
+    # The table's status is not re-read here: the game is loaded next, and ``refreshed``
+    # re-reads the table if the game has ended.
+    access = access_for(parse_game_id(game_id), user, state_follows=True)
+    access.require_started()
+    loaded = game_read(game_id=access.table.id, table=access.table)
+    access = refreshed(access, loaded)
+    batch = read_batch(access.table.id, data["after"], data["limit"]) if read else None
+    return Opened(access if batch is None else _as_of(access, batch), int(user.pk), data, batch)
+
+
+# --- what a viewer sees of a batch ---------------------------------------------------------
+
+
+def _as_of(access: Access, batch: Batch) -> Access:
+    """The caller's access with the game's status as the batch read it."""
+    if batch.finished and not access.finished:
+        table = copy.copy(access.table)
+        table.status = Table.Status.FINISHED
+        return replace(access, table=table)
+    return access
+
+
+def visible_documents(access: Access, batch: Batch, after: int) -> list[dict[str, Any]]:
+    """The batch's events after ``after`` that this viewer may see now, redacted for it
+    (each viewer's redaction is made once per batch and shared)."""
+    upto = access.visible(batch.version)
+    key = (access.viewer, access.finished)
+    documents = batch.documents.get(key)
+    if documents is None:
+        documents = events_document(access, batch.rows, revealed=access.finished)
+        batch.documents[key] = documents
+    return [d for d in documents if after < d["seq"] <= upto]
+
+
+async def _catch_up(access: Access, after: int) -> tuple[Access, Batch]:
+    batch = await threads().run(read_batch, access.table.id, after)
+    return _as_of(access, batch), batch
+
+
+# --- errors --------------------------------------------------------------------------------
+
+
+def _wants_event_stream(request: HttpRequest) -> bool:
+    accept = request.headers.get("Accept", "")
+    return "text/event-stream" in accept and "json" not in accept
+
+
+def error_response(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """The API's envelope for ``exc`` (as ``api.errors.exception_handler`` makes it); as
+    one ``event: error`` message to a client that accepts only an event stream."""
+    handled = exception_handler(exc, {"request": request})
+    if handled is None:  # pragma: no cover - the handler answers every exception
+        raise exc
+    body = handled.data
+    if _wants_event_stream(request):
+        response: HttpResponse = HttpResponse(
+            f"event: error\ndata: {json.dumps(body)}\n\n",
+            status=handled.status_code,
+            content_type="text/event-stream; charset=utf-8",
+        )
+    else:
+        response = JsonResponse(body, status=handled.status_code)
+    for name in ("Retry-After", "Allow"):
+        if name in handled:
+            response[name] = handled[name]
+    if handled.status_code == 401:
+        response["WWW-Authenticate"] = 'Token realm="api"'
+    retry = body.get("extra", {}).get("retry_after")
+    if retry is not None and "Retry-After" not in response:
+        response["Retry-After"] = str(int(retry))
+    response[REQUEST_ID_HEADER] = request_id(request)
+    return response
+
+
+# --- long-poll -----------------------------------------------------------------------------
+
+
+async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``GET /api/v1/games/<id>/events?after=&wait=&limit=`` (see ``FeedView``)."""
+    local = state()
+    try:
+        local.limits.check_capacity()  # before any database work: shed load cheaply
+        # Subscribed before the first read: an append committed after that read wakes it.
+        with local.hub.subscribe(parse_game_id(game_id)) as subscription:
+            opened = await threads().run(open_feed, request, game_id, FeedQuerySerializer)
+            after, wait, limit = (opened.query[k] for k in ("after", "wait", "limit"))
+            access, batch = opened.access, opened.batch
+            assert batch is not None  # noqa: S101 - read=True
+            subscription.after = after
+            found = visible_documents(access, batch, after)
+            with local.limits.slot(opened.user_id) as slot:
+                slot.wakers.append(subscription.interrupt)
+                until = time.monotonic() + wait
+                while not found and not slot.shed.is_set():
+                    remaining = until - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    news = await subscription.next(remaining)
+                    if news is None:
+                        continue
+                    access, batch = _as_of(access, news), news
+                    found = visible_documents(access, batch, after)
+                    if not found and access.visible(batch.version) > after:
+                        access, batch = await _catch_up(access, after)  # it fell behind
+                        found = visible_documents(access, batch, after)
+    except Exception as exc:
+        return error_response(request, exc)
+    visible = access.visible(batch.version)
+    shown = found[:limit]
+    response = JsonResponse(
+        {
+            "version": visible,
+            "events": shown,
+            "has_more": bool(shown) and shown[-1]["seq"] < visible,
+            "revealed": access.finished,
+            "server_time": clock_ms(),
+        }
+    )
+    response[REQUEST_ID_HEADER] = request_id(request)
+    return response
+
+
+# --- server-sent events --------------------------------------------------------------------
+
+
+def message(document: dict[str, Any]) -> str:
+    return f"id: {document['seq']}\ndata: {json.dumps(document, separators=(',', ':'))}\n\n"
+
+
+async def feed_stream(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``GET /api/v1/games/<id>/events/stream`` (see ``FeedStreamView``)."""
+    try:
+        opened = await threads().run(open_feed, request, game_id, StreamQuerySerializer, read=False)
+        state().limits.check(opened.user_id)
+    except Exception as exc:
+        return error_response(request, exc)
+    # The stream subscribes, then reads, when it starts: a stream never started holds
+    # nothing, and nothing appended in between is lost.
+    response = StreamingHttpResponse(
+        _stream(opened, lifetime=settings.FB_SSE_LIFETIME, heartbeat=settings.FB_SSE_HEARTBEAT),
+        content_type="text/event-stream; charset=utf-8",
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: do not buffer the stream
+    response[REQUEST_ID_HEADER] = request_id(request)
+    return response
+
+
+async def _stream(opened: Opened, *, lifetime: float, heartbeat: float) -> AsyncIterator[str]:
+    """Everything after ``after`` the viewer may see, then each new event as it comes;
+    ``: ping`` every ``heartbeat`` seconds; ``event: end`` once the game is over and all
+    of it was sent; the stream ends after ``lifetime`` seconds (the client resumes with
+    ``Last-Event-ID``) or when the server sheds it under load."""
+    access, after = opened.access, opened.query["after"]
+    local = state()
+    started = time.monotonic()
+    yield "retry: 2000\n\n"
+    with (
+        local.limits.slot(opened.user_id, checked=True) as slot,
+        local.hub.subscribe(access.table.id, after) as subscription,
+    ):
+        slot.wakers.append(subscription.interrupt)
+        access, batch = await _catch_up(access, after)
+        while True:
+            for document in visible_documents(access, batch, after):
+                text = batch.messages.get(id(document))
+                if text is None:
+                    text = batch.messages[id(document)] = message(document)
+                yield text
+                after = subscription.after = document["seq"]
+            visible = access.visible(batch.version)
+            if after < visible:
+                access, batch = await _catch_up(access, after)  # more than one batch
+                continue
+            if access.finished:
+                yield "event: end\ndata: {}\n\n"
+                return
+            quiet_since = time.monotonic()
+            news = None
+            while news is None:
+                left = lifetime - (time.monotonic() - started)
+                if left <= 0 or slot.shed.is_set():
+                    return
+                news = await subscription.next(
+                    min(left, heartbeat - (time.monotonic() - quiet_since))
+                )
+                if news is None and time.monotonic() - quiet_since >= heartbeat - 0.001:
+                    yield ": ping\n\n"
+                    quiet_since = time.monotonic()
+            access, batch = _as_of(access, news), news

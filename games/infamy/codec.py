@@ -1,0 +1,146 @@
+"""Plain-data forms of events, commands and states (JSON-ready), and back."""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+from .commands import (
+    Bid,
+    ChooseSector,
+    Command,
+    Discard,
+    Forgo,
+    MoveWatchdog,
+    Pass,
+    Place,
+    PlayScheme,
+    RemoveWatchdog,
+    Resign,
+    Reward,
+    ThugResponse,
+    Timeout,
+    UseFavor,
+)
+from .errors import RuleViolation
+from .events import EVENT_TYPES, Event
+from .state import Auction, Figure, GameState, PlayerState
+
+COMMAND_TYPES: dict[str, type[Command]] = {
+    "move_watchdog": MoveWatchdog,
+    "bid": Bid,
+    "favor": UseFavor,
+    "pass": Pass,
+    "reward": Reward,
+    "discard": Discard,
+    "thug_response": ThugResponse,
+    "choose_sector": ChooseSector,
+    "place": Place,
+    "forgo": Forgo,
+    "play_scheme": PlayScheme,
+    "remove_watchdog": RemoveWatchdog,
+    "resign": Resign,
+    "timeout": Timeout,
+}
+COMMAND_NAMES = {cls: name for name, cls in COMMAND_TYPES.items()}
+# JSON names that Python reserves.
+_JSON_NAME = {"source": "from", "target": "to"}
+_FIELD_NAME = {v: k for k, v in _JSON_NAME.items()}
+
+_INT, _STR, _OPT_INT, _OPT_STR = (int,), (str,), (int, type(None)), (str, type(None))
+_EXPECTED: dict[str, tuple[type, ...]] = {
+    "source": _INT, "target": _INT, "total": _INT, "sector": _INT, "accomplice": _OPT_INT,
+    "choice": _OPT_STR, "faction": _OPT_STR, "resource": _OPT_STR, "deck": _OPT_STR,
+    "job": _OPT_STR, "hazard": _OPT_STR, "rival": _OPT_INT, "seat": _OPT_INT, "card": _STR,
+    "cancel": (bool,), "figure": _STR, "space": _STR, "choices": (dict,),
+}  # fmt: skip
+
+
+def plain(value: Any) -> Any:
+    """Tuples to lists and dataclasses to dicts, recursively."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def event_dict(event: Event) -> dict[str, Any]:
+    """An event as plain data: ``{"type": "BidPlaced", ...fields}``."""
+    data: dict[str, Any] = {"type": type(event).__name__}
+    for f in fields(event):
+        data[f.name] = plain(getattr(event, f.name))
+    return data
+
+
+def encode_event(event: Event) -> dict[str, Any]:
+    return event_dict(event)
+
+
+def decode_event(data: dict[str, Any]) -> Event:
+    cls = EVENT_TYPES[data["type"]]
+    kwargs = {}
+    for f in fields(cls):
+        value = data[f.name]
+        kwargs[f.name] = _tuples(value) if str(f.type).startswith("tuple") else value
+    return cls(**kwargs)
+
+
+def encode_command(command: Command) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": COMMAND_NAMES[type(command)]}
+    for f in fields(command):
+        data[_JSON_NAME.get(f.name, f.name)] = plain(getattr(command, f.name))
+    return data
+
+
+def decode_command(data: Any) -> Command:
+    """Parse a client's command, refusing anything malformed with ``bad_command``."""
+    if not isinstance(data, dict) or data.get("type") not in COMMAND_TYPES:
+        raise RuleViolation("bad_command", "A command is an object with a known 'type'.",
+                            types=sorted(COMMAND_TYPES))  # fmt: skip
+    cls = COMMAND_TYPES[data["type"]]
+    names = {_JSON_NAME.get(f.name, f.name) for f in fields(cls)}
+    unknown = set(data) - names - {"type"}
+    if unknown:
+        raise RuleViolation("bad_command", f"Unknown field(s): {', '.join(sorted(unknown))}.")
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "type":
+            continue
+        name = str(_FIELD_NAME.get(key, key))
+        expected = _EXPECTED[name]
+        ok = isinstance(value, expected) and not (isinstance(value, bool) and bool not in expected)
+        if not ok:
+            raise RuleViolation("bad_command", f"Field '{key}' has the wrong type.", field=key)
+        kwargs[name] = plain(value)
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise RuleViolation("bad_command", f"Missing field for '{data['type']}'.") from exc
+
+
+# --- whole states, for snapshots ---------------------------------------------------------
+
+
+def encode_state(state: GameState) -> dict[str, Any]:
+    data: dict[str, Any] = plain(state)
+    return data
+
+
+def decode_state(data: dict[str, Any]) -> GameState:
+    out = {k: _tuples(v) for k, v in data.items()}
+    out["players"] = tuple(
+        PlayerState(**{k: _tuples(v) for k, v in p.items()}) for p in data["players"]
+    )
+    out["figures"] = tuple(Figure(**f) for f in data["figures"])
+    if data["auction"] is not None:
+        out["auction"] = Auction(**{k: _tuples(v) for k, v in data["auction"].items()})
+    return GameState(**out)

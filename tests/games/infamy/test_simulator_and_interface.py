@@ -1,0 +1,84 @@
+"""The simulator, the minimal defaults under timeouts, the codec's refusals and the pure
+functions the service will call (games/infamy/definition.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.infamy import CODES, RuleViolation, initial_state
+from games.infamy.bots import HeuristicBot, RandomBot
+from games.infamy.codec import decode_command, encode_command
+from games.infamy.commands import ChooseSector, MoveWatchdog, Place
+from games.infamy.definition import (
+    http_status,
+    setup_from_started,
+    start,
+    status,
+    timeout_command,
+)
+from games.infamy.simulate import main, play_game
+from games.infamy.view import catalogue
+
+
+@pytest.mark.parametrize("seed", ["t1", "t2", "t3"])
+def test_games_with_timeouts_and_resignations_keep_the_invariants(seed: str) -> None:
+    bots = [RandomBot(resign=0.003), HeuristicBot(), RandomBot(), HeuristicBot()]
+    record = play_game(4, bots, seed, timeouts=0.3)
+    assert not record.violations and record.state.over
+
+
+def test_heuristic_games_end_with_a_winner() -> None:
+    for i in range(4):
+        record = play_game(3 + i % 2, [HeuristicBot()] * 4, f"h{i}")
+        assert not record.violations and record.state.over and record.state.winners
+        assert set(record.routes) <= {"infamy", "reputation"}
+
+
+def test_the_simulator_command_runs() -> None:
+    assert main(["--games", "2", "--players", "3"]) == 0
+
+
+def test_commands_round_trip_and_malformed_ones_are_refused() -> None:
+    for command in (MoveWatchdog(1, 2), ChooseSector(3, 4),
+                    Place("own", "job", "j12", "pkd", {"sabotage": None})):  # fmt: skip
+        assert decode_command(encode_command(command)) == command
+    assert encode_command(MoveWatchdog(1, 2)) == {"type": "move_watchdog", "from": 1, "to": 2}
+    for bad in (None, {"type": "fly"}, {"type": "bid"}, {"type": "bid", "total": "3"},
+                {"type": "bid", "total": True}, {"type": "pass", "extra": 1}):  # fmt: skip
+        with pytest.raises(RuleViolation) as info:
+            decode_command(bad)
+        assert info.value.code == "bad_command"
+
+
+def test_status_timeout_command_and_codes() -> None:
+    s = initial_state(3, {"turn_seconds": 20, "stacked": {"first_seat": 1}}, "st")
+    st = status(s)
+    assert st["awaiting"] == [1] and st["over"] is False and st["step"] == "auction"
+    assert st["step_key"].startswith("r1:auction:")
+    assert timeout_command(s, 1) == {"type": "pass"}
+    assert timeout_command(s, 0) is None
+    bot = timeout_command(s, 1, "bot")
+    assert bot is not None and bot["type"] in ("bid", "pass", "favor")
+    with pytest.raises(ValueError):
+        timeout_command(s, 1, "discard")
+    assert http_status("bid_too_low") == 422 and http_status("game_over") == 409
+    assert http_status("bad_command") == 400 and set(CODES) >= {"bad_options", "space_taken"}
+
+
+def test_start_validates_options_and_verify_rederives_setup() -> None:
+    with pytest.raises(RuleViolation) as info:
+        start(["a", "b"], {}, "x")
+    assert info.value.code == "bad_options"
+    events = start(["a", "b", "c"], {"colours": ["yellow"]}, "seed-1")
+    from games.infamy.codec import encode_event
+
+    payload = encode_event(events[0])
+    assert setup_from_started(payload, "seed-1") == events
+
+
+def test_the_catalogue_marks_stand_in_content() -> None:
+    c = catalogue()
+    assert len(c["contacts"]) == 13 and len(c["jobs"]) == 30 and len(c["schemes"]) == 60
+    assert c["content_version"] == "infamy/standin-0"
+    assert all(j["reconstructed"] for j in c["jobs"])
+    assert not c["perks"]["trust"][0]["reconstructed"]  # Stringer is the seed's
