@@ -7,6 +7,8 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
+# What is installed: the runtime set (make run) and the test and lint set on top (make test).
+RUN_STAMP := $(VENV)/.requirements-run.stamp
 STAMP  := $(VENV)/.requirements.stamp
 # Runs a command with DATABASE_URL / CELERY_BROKER_URL set: yours if exported,
 # otherwise the embedded PostgreSQL / Redis (started or reused, see fbservice/embedded.py).
@@ -23,32 +25,35 @@ install: $(STAMP)
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when a requirements file changed.
+# Reinstall only when a requirements file changed. `make run` needs the runtime set only
+# (requirements.txt); tests, lint and benchmarks add requirements-dev.txt.
+$(RUN_STAMP): requirements.txt | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(RUN_STAMP)
+
 $(STAMP): requirements.txt requirements-dev.txt | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
-migrate: $(STAMP)
+migrate: $(RUN_STAMP)
 	$(EMBED) $(PY) manage.py migrate --noinput
 
 run: migrate
 	@echo "Starting fbservice on http://$(RUN_HOST):$(PORT)/ (Ctrl-C stops web, worker and beat)"
 	$(EMBED) $(PY) -m fbservice.devserver --host $(RUN_HOST) --port $(PORT)
 
-test: $(STAMP) chromium
+# The browser tests (tests/web/) drive a Chromium already on the machine through Playwright;
+# without one they are skipped with a line saying how to install it (tests/web/chromium.py).
+# Nothing here needs root: .ci/run installs Debian's chromium and sets FB_REQUIRE_BROWSER=1.
+test: $(STAMP)
 	$(EMBED) $(PY) -m pytest $(PYTEST_ARGS)
-
-# The browser tests (tests/web/) drive Debian's headless Chromium through Playwright (the
-# Playwright browser download is not used). Installed once, as root, when missing.
-CHROMIUM ?= /usr/bin/chromium
-chromium:
-	@test -x $(CHROMIUM) || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
 # Every bench/*.py script (each prints its figures and the machine); pick some with
 # `make bench BENCHES="timers"`.
 BENCHES = $(sort $(basename $(notdir $(filter-out bench/_% bench/__init__.py,$(wildcard bench/*.py)))))
-bench: migrate
+bench: $(STAMP) migrate
 	@for b in $(BENCHES); do \
 		echo "== bench.$$b"; \
 		$(EMBED) $(PY) -m bench.$$b || exit 1; \

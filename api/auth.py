@@ -1,14 +1,18 @@
 """API token authentication that takes the token as ``Token <key>`` (DRF's form) or as
-``Bearer <key>``, which OpenAPI client generators send by default."""
+``Bearer <key>``, which OpenAPI client generators send by default, and refuses a malformed
+key before it reaches the database (a NUL byte in it was a 500: PostgreSQL text cannot
+hold one)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 KEYWORDS = (b"token", b"bearer")
+_KEY = re.compile(r"^[0-9a-f]{40}$")  # rest_framework.authtoken's keys: 20 random bytes, hex
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -30,3 +34,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
                 "Invalid token header. Token string should not contain invalid characters."
             ) from None
         return self.authenticate_credentials(token)
+
+    def authenticate_credentials(self, key: str) -> Any:
+        if not _KEY.match(key):
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        return super().authenticate_credentials(key)

@@ -26,7 +26,7 @@ from api.serializers import (
     TokenSerializer,
     UserSerializer,
 )
-from api.throttles import AuthRateThrottle
+from api.throttles import AUTH_THROTTLES
 
 
 def user_document(user: Any) -> dict[str, Any] | None:
@@ -51,7 +51,7 @@ def _authenticate(request: Request) -> Any:
 class RegisterView(ApiView):
     authentication_classes = ()
     permission_classes = (AllowAny,)
-    throttle_classes = (AuthRateThrottle,)
+    throttle_classes = AUTH_THROTTLES
 
     @extend_schema(
         tags=["auth"],
@@ -91,7 +91,7 @@ class TokenView(ApiView):
         return [AllowAny()] if self.request.method == "POST" else super().get_permissions()
 
     def get_throttles(self):  # type: ignore[no-untyped-def]
-        return [AuthRateThrottle()] if self.request.method == "POST" else []
+        return [t() for t in AUTH_THROTTLES] if self.request.method == "POST" else []
 
     @extend_schema(
         tags=["auth"],
@@ -174,7 +174,7 @@ class SessionView(ApiView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     def get_throttles(self):  # type: ignore[no-untyped-def]
-        return [AuthRateThrottle()] if self.request.method == "POST" else []
+        return [t() for t in AUTH_THROTTLES] if self.request.method == "POST" else []
 
     @staticmethod
     def _enforce_csrf(request: Request) -> None:

@@ -6,12 +6,14 @@ import re
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
+from api.throttles import ReadRateThrottle, client_address
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=-]{1,128}$")
@@ -30,7 +32,7 @@ def request_id(request: Request | HttpRequest) -> str:
 
 def request_metadata(request: Request) -> dict[str, Any]:
     """Stored with each command and event: which request, from where."""
-    return {"request_id": request_id(request), "ip": request.META.get("REMOTE_ADDR")}
+    return {"request_id": request_id(request), "ip": client_address(request)}
 
 
 def idempotency_key(request: Request) -> uuid.UUID:
@@ -50,8 +52,11 @@ class ApiView(APIView):
     """
 
     takes_body = True
+    # The setting that holds the largest body this route reads, in bytes.
+    body_limit_setting = "DATA_UPLOAD_MAX_MEMORY_SIZE"
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        self._check_body_size(request)
         super().initial(request, *args, **kwargs)
         if request.method in ("POST", "PUT", "PATCH", "DELETE"):
             data = request.data  # parses now: malformed JSON raises ParseError
@@ -61,6 +66,21 @@ class ApiView(APIView):
                     "This request takes no body.",
                     fields={"non_field_errors": ["This request takes no body."]},
                 )
+
+    def get_throttles(self):  # type: ignore[no-untyped-def]
+        """The view's own limits, and the read limit on every GET (api.throttles)."""
+        return [*super().get_throttles(), ReadRateThrottle()]
+
+    def _check_body_size(self, request: Request) -> None:
+        """413 before reading a body that is too big (Content-Length; without one, Django
+        reads none)."""
+        limit = getattr(settings, self.body_limit_setting)
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if limit is not None and length > limit:
+            raise ApiError("body_too_large", limit=limit)
 
     def finalize_response(
         self, request: Request, response: Response, *args: Any, **kwargs: Any

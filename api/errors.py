@@ -14,7 +14,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -22,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from api.parsers import JSONTooDeep
 from games.errors import CODES as SERVICE_CODES
 from games.errors import ServiceError
 from games.family_business.errors import CODES as RULE_CODES
@@ -33,6 +36,8 @@ API_CODES: dict[str, str] = {
     "bad_request": "The request is malformed.",
     "invalid": "Some fields are invalid; `extra.fields` maps each field to its errors.",
     "malformed_json": "The request body is not valid JSON.",
+    "json_too_deep": "The JSON body nests deeper than `extra.limit` levels.",
+    "body_too_large": "The request body is larger than `extra.limit` bytes.",
     "idempotency_key_required": "This request needs an `Idempotency-Key` header (a UUID).",
     "bad_idempotency_key": "The `Idempotency-Key` header must be a UUID.",
     "invalid_credentials": "Unknown username or wrong password.",
@@ -59,6 +64,8 @@ STATUS: dict[str, int] = {
     "bad_request": 400,
     "invalid": 400,
     "malformed_json": 400,
+    "json_too_deep": 400,
+    "body_too_large": 413,
     "idempotency_key_required": 400,
     "bad_idempotency_key": 400,
     "invalid_credentials": 400,
@@ -92,6 +99,7 @@ STATUS: dict[str, int] = {
     "nothing_to_undo": 422,
     "other_seat_acted": 409,
     "undo_reveals_cards": 422,
+    "undo_after_reveal": 422,
     "busy": 503,
     # the rules engine's
     "bad_command": 400,
@@ -168,6 +176,8 @@ def _classify(exc: Exception) -> tuple[str, str, dict[str, Any]]:
     """The envelope's code, message and extra for an exception DRF already handled."""
     if isinstance(exc, ApiError):
         return exc.code, exc.message, exc.extra
+    if isinstance(exc, JSONTooDeep):
+        return "json_too_deep", str(exc.detail), {"limit": exc.limit}
     if isinstance(exc, exceptions.ParseError):
         return "malformed_json", f"The request body is not valid JSON: {exc.detail}", {}
     if isinstance(exc, exceptions.ValidationError):
@@ -219,8 +229,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, OperationalError | InterfaceError):
         set_rollback()
         return database_unavailable(exc)
+    # a refusal answered again from the log for a retried Idempotency-Key
+    replayed = bool(getattr(exc, "replayed", False))
     if isinstance(exc, RuleViolation | ServiceError):
         exc = from_refusal(exc)
+    elif isinstance(exc, RequestDataTooBig):  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE
+        exc = ApiError("body_too_large", limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    elif isinstance(exc, SuspiciousOperation):  # too many query fields, a bad header, ...
+        exc = ApiError("bad_request", str(exc)[:300])
     response = drf_exception_handler(exc, context)
     if response is None:
         # A bug, not a refusal: log it with its traceback, answer with the envelope.
@@ -238,6 +254,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response.data = envelope(code, message, extra)
     if isinstance(exc, ApiError):
         response.status_code = exc.status_code
+    if replayed:
+        response["Idempotent-Replayed"] = "true"
     return response
 
 

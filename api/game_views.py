@@ -117,6 +117,7 @@ class GameView(ApiView):
 
 
 class CommandView(ApiView):
+    body_limit_setting = "FB_MAX_COMMAND_BYTES"
     throttle_classes = (CommandRateThrottle,)
 
     @extend_schema(
@@ -157,6 +158,7 @@ class CommandView(ApiView):
 
 
 class ResignView(ApiView):
+    body_limit_setting = "FB_MAX_COMMAND_BYTES"
     takes_body = False
     throttle_classes = (CommandRateThrottle,)
 
@@ -178,6 +180,7 @@ class ResignView(ApiView):
 
 
 class UndoView(ApiView):
+    body_limit_setting = "FB_MAX_COMMAND_BYTES"
     takes_body = False
     throttle_classes = (CommandRateThrottle,)
 

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api import usernames
 from games.family_business import CARD_KIND
 from games.family_business.cards import ACTION_CARDS
 from games.models import Table
@@ -19,6 +20,7 @@ from games.models import Table
 CARD_IDS = sorted(CARD_KIND)  # c01..c56 and the ability cards a01..a10
 BASE_CARD_IDS = frozenset(ACTION_CARDS)
 BOT_KINDS = ["heuristic", "random"]
+MAX_VERSION = 2**31 - 1  # a version is a seq: PostgreSQL integer columns
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -78,7 +80,7 @@ class RegisterSerializer(CredentialsSerializer):
             field.run_validators(value)
         except DjangoValidationError as exc:
             raise serializers.ValidationError(list(exc.messages)) from exc
-        if user_model._default_manager.filter(**{f"{user_model.USERNAME_FIELD}__iexact": value}):
+        if usernames.taken(value):  # in any case, or with a look-alike letter
             raise serializers.ValidationError("That username is taken.")
         return value
 

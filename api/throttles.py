@@ -1,13 +1,55 @@
 """Rate limits. Rates are read from settings on each request (``FB_COMMAND_RATE``,
-``FB_AUTH_RATE``), so they can be changed by the environment and in tests."""
+``FB_AUTH_RATE``, ``FB_AUTH_USERNAME_RATE``, ``FB_READ_RATE``), so they can be changed by
+the environment and in tests.
+
+A client's address is ``REMOTE_ADDR`` unless that is a configured proxy
+(``TRUSTED_PROXIES``): only then is ``X-Forwarded-For`` read, from the right, skipping the
+trusted proxies. A header any client can set must not decide whose counter a request
+counts against, or one attacker gets a fresh limit per request.
+"""
 
 from __future__ import annotations
 
+import ipaddress
+from typing import Any
+
 from django.conf import settings
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from django.http import HttpRequest
+from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle, UserRateThrottle
+
+from api.usernames import username_key
 
 
-class CommandRateThrottle(UserRateThrottle):
+def _trusted(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return False
+    return any(ip in network for network in settings.TRUSTED_PROXIES)
+
+
+def client_address(request: Request | HttpRequest) -> str:
+    """The client's address: the peer, or, when the peer is a trusted proxy, the nearest
+    address in ``X-Forwarded-For`` that is not one (the proxies append, so the right end
+    is the one a trusted proxy wrote)."""
+    meta = request.META
+    remote = str(meta.get("REMOTE_ADDR") or "")
+    if not settings.TRUSTED_PROXIES or not _trusted(remote):
+        return remote
+    hops = [hop.strip() for hop in str(meta.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
+    for hop in reversed([hop for hop in hops if hop]):
+        if not _trusted(hop):
+            return hop
+    return remote
+
+
+class _ByAddress:
+    def get_ident(self, request: Request) -> str:
+        return client_address(request)
+
+
+class CommandRateThrottle(_ByAddress, UserRateThrottle):
     """Game commands (commands, resign, undo), per user."""
 
     scope = "commands"
@@ -16,7 +58,7 @@ class CommandRateThrottle(UserRateThrottle):
         return str(settings.FB_COMMAND_RATE) or None
 
 
-class AuthRateThrottle(AnonRateThrottle):
+class AuthRateThrottle(_ByAddress, SimpleRateThrottle):
     """Sign-up and sign-in, per client address (they are tried before anyone is known)."""
 
     scope = "auth"
@@ -24,5 +66,47 @@ class AuthRateThrottle(AnonRateThrottle):
     def get_rate(self) -> str | None:
         return str(settings.FB_AUTH_RATE) or None
 
-    def get_cache_key(self, request, view):  # type: ignore[no-untyped-def]
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class AuthUsernameRateThrottle(SimpleRateThrottle):
+    """Sign-up and sign-in, per username (normalised as usernames are compared), from any
+    address: many addresses guessing one account's password are still one counter."""
+
+    scope = "auth_username"
+
+    def get_rate(self) -> str | None:
+        return str(settings.FB_AUTH_USERNAME_RATE) or None
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        data = request.data  # parsed (and size- and depth-checked) by the JSON parser
+        username = data.get("username") if isinstance(data, dict) else None
+        if not isinstance(username, str) or not username or len(username) > 150:
+            return None  # the serializer refuses it; nothing to count against
+        return self.cache_format % {"scope": self.scope, "ident": username_key(username)}
+
+
+AUTH_THROTTLES = (AuthRateThrottle, AuthUsernameRateThrottle)
+
+
+# The feed's routes wait and poll by design; their limits are the feed's own.
+READ_EXEMPT_ROUTES = frozenset({"api:game-events", "api:game-events-stream"})
+
+
+class ReadRateThrottle(_ByAddress, UserRateThrottle):
+    """Reads (GET, HEAD) of the API, per user (per address when signed out): generous,
+    against scraping loops, not play. Not the event feed's routes."""
+
+    scope = "reads"
+
+    def get_rate(self) -> str | None:
+        return str(settings.FB_READ_RATE) or None
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.method not in ("GET", "HEAD"):
+            return True
+        match = getattr(request, "resolver_match", None)
+        if match is not None and match.view_name in READ_EXEMPT_ROUTES:
+            return True
+        return bool(super().allow_request(request, view))

@@ -1,5 +1,6 @@
+from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -8,12 +9,23 @@ from rest_framework.views import APIView
 
 from api import health
 
+# What anyone may see of a probe; staff also see where the broker is and why a probe failed.
+PUBLIC_PROBE_FIELDS = ("ok", "vendor", "ms")
+
 
 class HealthView(APIView):
-    """GET /healthz: 200 when the database and the broker answer, 503 otherwise."""
+    """GET /healthz: 200 when the database and the broker answer, 503 otherwise. The
+    broker's address and the probes' error texts are for staff only (a session or token)."""
 
-    authentication_classes = ()
     permission_classes = (AllowAny,)
+
+    def perform_authentication(self, request: Request) -> None:
+        # A load balancer's probe sends no credentials; a bad or stale one is anonymous
+        # here rather than a 401, so the probe never fails because of it.
+        try:
+            request.user  # noqa: B018 - authenticates
+        except exceptions.AuthenticationFailed:
+            request.user = AnonymousUser()
 
     @extend_schema(
         tags=["health"],
@@ -37,10 +49,16 @@ class HealthView(APIView):
         database = health.check_database()
         broker = health.check_broker()
         ok = database["ok"] and broker["ok"]
+        if not request.user.is_staff:
+            database, broker = _public(database), _public(broker)
         return Response(
             {"status": "ok" if ok else "degraded", "database": database, "broker": broker},
             status=status.HTTP_200_OK if ok else status.HTTP_503_SERVICE_UNAVAILABLE,
         )
+
+
+def _public(probe: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in probe.items() if k in PUBLIC_PROBE_FIELDS}
 
 
 class NotFoundView(APIView):

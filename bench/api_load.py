@@ -110,6 +110,7 @@ def start_server(
         FB_EMBEDDED="false",
         FB_BENCH_ENDPOINTS="true",
         FB_COMMAND_RATE="1000000/min",  # measure the commands, not the rate limit
+        FB_READ_RATE="1000000/min",
         CELERY_TASK_DEFAULT_QUEUE=QUEUE,  # no other worker takes this run's timers
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",

@@ -1,5 +1,6 @@
 """The Celery application: configured from Django settings (CELERY_* names)."""
 
+import logging
 import os
 from typing import Any
 
@@ -33,3 +34,29 @@ def _freeze_loaded_objects(**_: Any) -> None:
     from fbservice.startup import freeze_loaded_objects
 
     freeze_loaded_objects()
+
+
+# The sweeper runs every FB_SWEEP_SECONDS (2 s): Celery's own lines about it (beat sending
+# it, the worker receiving it, its success) are DEBUG, not INFO, so they do not bury the log.
+# The sweep logs at INFO itself when it did something (games.tasks.sweep).
+SWEEP_TASK, SWEEP_ENTRY = "games.tasks.sweep", "fb-sweep"
+QUIET_LOGGERS = ("celery.beat", "celery.app.trace", "celery.worker.strategy")
+
+
+class QuietSweeps(logging.Filter):
+    """Demotes Celery's INFO lines about the sweep task to DEBUG."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.INFO or not _about_the_sweep(record.args):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+def _about_the_sweep(args: Any) -> bool:
+    values = args.values() if isinstance(args, dict) else args if isinstance(args, tuple) else ()
+    return any(v in (SWEEP_TASK, SWEEP_ENTRY) for v in values if isinstance(v, str))
+
+
+for _name in QUIET_LOGGERS:
+    logging.getLogger(_name).addFilter(QuietSweeps())

@@ -12,6 +12,7 @@ fallback only matters when someone runs `python manage.py ...` directly.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -68,6 +69,17 @@ def envsecret(name: str, default: str = "") -> str:
 
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def envnetworks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Comma-separated addresses or networks (``10.0.0.0/8``, ``::1``)."""
+    networks = []
+    for item in envlist(name, ""):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}: not an address or network: {item!r}") from None
+    return networks
 
 
 def parse_database_url(url: str) -> dict[str, object]:
@@ -287,6 +299,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # default cache (per process unless CACHES names a shared one).
 FB_COMMAND_RATE = os.environ.get("FB_COMMAND_RATE", "600/min")
 FB_AUTH_RATE = os.environ.get("FB_AUTH_RATE", "60/min")
+# Sign-up and sign-in attempts per username, whatever address they come from.
+FB_AUTH_USERNAME_RATE = os.environ.get("FB_AUTH_USERNAME_RATE", "20/hour")
+# Reads (GET) of the API per user (per address when signed out), the event feed aside.
+FB_READ_RATE = os.environ.get("FB_READ_RATE", "6000/min")
+# The proxies (addresses or networks) whose X-Forwarded-For is believed: a request from one
+# of them counts against the address it forwarded for. None by default: the header is
+# ignored and every request counts against its peer address.
+TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES")
+# The largest request body Django reads (bytes; 413 body_too_large above it), and the
+# largest body of a game command: a command is a few hundred bytes, and a refused one is
+# logged, so junk is refused before it costs more than its answer.
+DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
+FB_MAX_COMMAND_BYTES = envint("FB_MAX_COMMAND_BYTES", 16_384)
 # Longest long-poll wait of the event feed, and the lifetime and heartbeat of its
 # server-sent-events stream, in seconds.
 FB_FEED_MAX_WAIT = envint("FB_FEED_MAX_WAIT", 25)
@@ -315,10 +340,15 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"commands": FB_COMMAND_RATE, "auth": FB_AUTH_RATE},
+    "DEFAULT_THROTTLE_RATES": {
+        "commands": FB_COMMAND_RATE,
+        "auth": FB_AUTH_RATE,
+        "auth_username": FB_AUTH_USERNAME_RATE,
+        "reads": FB_READ_RATE,
+    },
 }
 
 SPECTACULAR_SETTINGS = {

@@ -8,7 +8,7 @@ Imports nothing but the standard library and the game packages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -33,6 +33,9 @@ class GameDefinition:
     replay: Callable[..., Any]
     view: Callable[..., dict[str, Any]]
     redact_event: Callable[..., dict[str, Any]]
+    # the seats a stored event (its type without the game's prefix, its payload) shows
+    # hidden information to
+    revealed_to: Callable[[str, Mapping[str, Any]], frozenset[int]]
     legal_commands: Callable[..., tuple[Any, ...]]
     # The card a timed-out turn discards (None: nothing to discard; the bot plays instead).
     timeout_discard: Callable[[Any, int], str | None]
@@ -61,6 +64,7 @@ FAMILY_BUSINESS = GameDefinition(
     replay=fb.replay,
     view=fb_view.view,
     redact_event=fb_view.redact_event,
+    revealed_to=fb_view.revealed_to,
     legal_commands=fb.legal_commands,
     timeout_discard=fb.timeout_discard,
     awaiting=fb.awaiting,

@@ -33,5 +33,7 @@ CODES: dict[str, str] = {
     "nothing_to_undo": "You have no command to take back.",
     "other_seat_acted": "Another seat has acted since your command; it can no longer be undone.",
     "undo_reveals_cards": "Your command drew you cards; taking it back would reveal the deck.",
+    "undo_after_reveal": "Cards were shown to another seat since your command (a draw at its "
+    "turn's start); taking it back would let that seat know what comes next.",
     "busy": "The game is too busy right now; retry the same command.",
 }

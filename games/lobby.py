@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import secrets
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -85,6 +86,9 @@ def table_create(
         undo = Table.Undo.OWN_LAST if mode == Table.Mode.CASUAL else Table.Undo.OFF
     if undo not in Table.Undo.values:
         raise ServiceError("bad_options", "Unknown undo policy.", field="undo")
+    if undo != Table.Undo.OFF and mode != Table.Mode.CASUAL:
+        # It would be accepted and then refuse every undo: say so now.
+        raise ServiceError("bad_options", "Only casual tables allow undo.", field="undo", mode=mode)
     table = Table(
         game=game,
         mode=mode,
@@ -188,8 +192,12 @@ def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool | No
             stacked_deck=tuple(table.stacked_deck),
         )
         try:
+            # a fresh salt per game: the published seed_hash gives no guessable seed away
             events = definition.setup_events(
-                [PlayerSpec(s.display_name) for s in seats], options, table.seed
+                [PlayerSpec(s.display_name) for s in seats],
+                options,
+                table.seed,
+                secrets.token_hex(16),
             )
         except RuleViolation as exc:
             raise ServiceError("bad_options", exc.message, **exc.data) from exc

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, models
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
 from events.models import CommandRecord, StoredEvent
 from events.store import UNDONE, TailRow, stream_version
 from games import cache
+from games.core import get_game
 from games.errors import ServiceError
 from games.models import GameClock, Seat, Table
 
@@ -42,7 +43,6 @@ __all__ = [
 M = TypeVar("M", bound=models.Model)
 
 SYSTEM = "system"  # the actor of timers' commands (games.service.SYSTEM)
-UNDO_REVEALING = ("CardsDrawn", "CardsDealt")  # events that drew the seat cards
 
 
 def _tables() -> QuerySet[Table]:
@@ -221,7 +221,8 @@ class LastCommand:
     first_seq: int
     last_seq: int
     undo: bool  # it was an undo (its event is the undo marker)
-    drew: frozenset[int]  # the seats its events drew cards for
+    # the seats its events (bots' moves after it included) showed hidden cards to
+    revealed_to: frozenset[int]
 
 
 def last_command(rows: Sequence[TailRow], game: str) -> LastCommand | None:
@@ -235,7 +236,6 @@ def last_command(rows: Sequence[TailRow], game: str) -> LastCommand | None:
     while start and rows[start - 1].command_id == end.command_id:
         start -= 1
     run = rows[start:]
-    revealing = {f"{game}.{kind}" for kind in UNDO_REVEALING}
     return LastCommand(
         command_id=end.command_id,
         actor=end.actor,
@@ -243,39 +243,43 @@ def last_command(rows: Sequence[TailRow], game: str) -> LastCommand | None:
         first_seq=run[0].seq,
         last_seq=end.seq,
         undo=end.type == UNDONE,
-        drew=frozenset(r.payload.get("seat") for r in run if r.type in revealing),
+        revealed_to=_revealed_to(game, ((r.type, r.payload) for r in run)),
     )
 
 
-def _last_command_logged(table: Table, seat: int | None) -> LastCommand | None:
+def _revealed_to(game: str, events: Iterable[tuple[str, dict[str, Any]]]) -> frozenset[int]:
+    """The seats the game says these stored events (type, payload) showed hidden cards to."""
+    revealed_to = get_game(game).revealed_to
+    prefix = f"{game}."
+    return frozenset().union(
+        *(revealed_to(kind.removeprefix(prefix), payload) for kind, payload in events)
+    )
+
+
+def _last_command_logged(table: Table) -> LastCommand | None:
     """``last_command`` from the command log, for a reader that has not seen the events
     of the stream's last command (a game loaded from a snapshot with nothing after it)."""
-    types = [f"{table.game}.{kind}" for kind in UNDO_REVEALING]
-    drew = StoredEvent.objects.filter(
-        stream_id=table.id,
-        seq__gte=OuterRef("first_seq"),
-        seq__lte=OuterRef("last_seq"),
-        type__in=types,
-        payload__seat=seat,
-    )
     record = (
         CommandRecord.objects.filter(
             stream_id=table.id, outcome=CommandRecord.ACCEPTED, first_seq__isnull=False
         )
-        .annotate(drew=Exists(drew))
         .order_by("-last_seq")
         .first()
     )
     if record is None:
         return None
+    first, last = int(record.first_seq or 0), int(record.last_seq or 0)
+    events = StoredEvent.objects.filter(
+        stream_id=table.id, seq__gte=first, seq__lte=last
+    ).values_list("type", "payload")
     return LastCommand(
         command_id=record.command_id,
         actor=record.actor,
         seat=record.seat,
-        first_seq=int(record.first_seq or 0),
-        last_seq=int(record.last_seq or 0),
+        first_seq=first,
+        last_seq=last,
         undo=record.command.get("type") == "undo",
-        drew=frozenset([seat]) if record.drew else frozenset(),  # type: ignore[attr-defined]
+        revealed_to=_revealed_to(table.game, events),
     )
 
 
@@ -292,7 +296,9 @@ def undo_check(
 ) -> tuple[LastCommand | None, ServiceError | None]:
     """The command ``seat`` would take back now, or why it may not: the table allows undo,
     the game is not over, the latest command was this seat's own (not an undo, not the
-    system's turn timeout), nothing was appended since, and it drew the seat no cards.
+    system's turn timeout), nothing was appended since, and its events showed no seat
+    hidden cards (the game's ``revealed_to``): not its own draws (``undo_reveals_cards``),
+    nor another seat's (``undo_after_reveal``).
     ``games.service.game_undo`` decides by it, the state response offers by it.
 
     ``last``: the stream's ``last_command`` if the caller has it from the events it loaded
@@ -304,7 +310,7 @@ def undo_check(
     if over:
         return None, ServiceError("game_over", "The game is over.")
     if last is _UNKNOWN or last is None:
-        last = _last_command_logged(table, seat)
+        last = _last_command_logged(table)
     if last is None or last.undo or last.seat is None or last.actor == SYSTEM:
         # a turn timeout (the system's) is not the seat's to take back
         return None, ServiceError("nothing_to_undo", "There is no command to take back.")
@@ -314,8 +320,16 @@ def undo_check(
         )
     if last.last_seq != version:
         return None, ServiceError("other_seat_acted", "Something has happened since.")
-    if seat in last.drew:
+    if seat in last.revealed_to:
         return None, ServiceError("undo_reveals_cards", "Your command drew you cards.")
+    if last.revealed_to:
+        # Another seat saw cards it would not have seen (the top of the deck, drawn at its
+        # turn's start): undone, the same cards come to someone it now knows has them.
+        return None, ServiceError(
+            "undo_after_reveal",
+            "Cards were shown to another seat since your command.",
+            seats=sorted(last.revealed_to),
+        )
     return last, None
 
 

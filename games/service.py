@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import hashlib
 import json
 import logging
 import time
@@ -231,7 +232,7 @@ def _prior_outcome(
     record = CommandRecord.objects.filter(stream_id=game_id, command_id=command_id).first()
     if record is None:
         return None
-    if record.actor != actor or record.command != dict(payload):
+    if record.actor != actor or not _same_command(record.command, payload):
         raise ServiceError(
             "idempotency_key_reused",
             "That idempotency key was used for a different command.",
@@ -250,9 +251,58 @@ def _prior_outcome(
 
 def _stored_refusal(record: CommandRecord) -> Refusal:
     data = dict(record.error_data)
-    if data.pop("_service", False):
-        return ServiceError(record.error_code, record.error_message, **data)
-    return RuleViolation(record.error_code, record.error_message, **data)
+    service = data.pop("_service", False)
+    data = {k: v for k, v in data.items() if not k.startswith("_")}
+    refusal: Refusal
+    if service:
+        refusal = ServiceError(record.error_code, record.error_message, **data)
+    else:
+        refusal = RuleViolation(record.error_code, record.error_message, **data)
+    refusal.replayed = True  # type: ignore[union-attr]  # the API says Idempotent-Replayed
+    return refusal
+
+
+# A refused command is logged, but anyone can send junk: what is stored of it is bounded.
+# Up to these sizes (bytes of JSON) a refused command and its refusal's data are kept
+# whole; above, a summary (type, size, field names, digest) and a mark that data was cut.
+STORED_COMMAND_BYTES = 2048
+STORED_ERROR_BYTES = 2048
+STORED_MESSAGE_CHARS = 500
+
+
+def _digest(payload: Mapping[str, Any]) -> str:
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _stored_command(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """What the log keeps of a refused command: itself, or a bounded summary whose digest
+    still recognises a retry of the same command (``_same_command``)."""
+    size = len(json.dumps(payload, default=str).encode())
+    if size <= STORED_COMMAND_BYTES:
+        return dict(payload)
+    kind = payload.get("type")
+    return {
+        "type": kind if isinstance(kind, str) and len(kind) <= 40 else None,
+        "_summary": {
+            "bytes": size,
+            "fields": [str(k)[:40] for k in list(payload)[:20]],
+            "sha256": _digest(payload),
+        },
+    }
+
+
+def _same_command(stored: Any, payload: Mapping[str, Any]) -> bool:
+    if stored == dict(payload):
+        return True
+    summary = stored.get("_summary") if isinstance(stored, dict) else None
+    return isinstance(summary, dict) and summary.get("sha256") == _digest(payload)
+
+
+def _stored_error_data(data: dict[str, Any]) -> dict[str, Any]:
+    if len(json.dumps(data, default=str).encode()) <= STORED_ERROR_BYTES:
+        return data
+    return {"_truncated": True, **({"_service": True} if data.get("_service") else {})}
 
 
 def _log_refusal(
@@ -277,13 +327,13 @@ def _log_refusal(
                 command_id=command_id,
                 actor=actor,
                 seat=seat,
-                command=dict(payload),
+                command=_stored_command(payload),
                 expected_version=expected_version,
                 now_ms=now,
                 outcome=CommandRecord.REFUSED,
                 error_code=error.code,
-                error_message=error.message,
-                error_data=_jsonable(data),
+                error_message=error.message[:STORED_MESSAGE_CHARS],
+                error_data=_stored_error_data(_jsonable(data)),
                 metadata=dict(metadata or {}),
             )
     except IntegrityError:
@@ -425,16 +475,18 @@ def _decide_and_append(
     if window is not None and now >= window.deadline and payload["type"] != "close_window":
         # Close an overdue window first (in its own command), so nobody acts on it.
         raise _WindowOverdue(window.id, window.deadline)
-    events = definition.decide(loaded.state, seat, command, now=now)
     stale = expected_version is not None and expected_version != loaded.version
     if stale and getattr(command, "window", None) is None:
         # A reaction names its window, which guards it; anything else must be current.
+        # Checked before the rules: a client acting on an old version learns that first
+        # (not, say, not_your_turn because the turn has passed since).
         raise ServiceError(
             "stale_version",
             "The game has moved on; refetch its state.",
             current_version=loaded.version,
             expected_version=expected_version,
         )
+    events = definition.decide(loaded.state, seat, command, now=now)
     state = loaded.state
     for event in events:
         state = definition.evolve(state, event)

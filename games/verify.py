@@ -93,7 +93,8 @@ def _verify(record: dict[str, Any]) -> Report:
     events = record["events"]
     started = events[0]["payload"] if events else {}
     seed = record.get("seed")
-    if seed is None or seed_hash(seed) != started.get("seed_hash"):
+    salt = started.get("salt", "")
+    if seed is None or seed_hash(seed, salt) != started.get("seed_hash"):
         report.problems.append("the revealed seed does not match the published seed_hash")
         return report
 
@@ -107,7 +108,9 @@ def _verify(record: dict[str, Any]) -> Report:
         stacked_deck=tuple(started.get("stacked_deck", ())),
     )
     specs = [PlayerSpec(n, f) for n, f in zip(started["names"], started["families"], strict=True)]
-    setup = [definition.encode_event(e) for e in definition.setup_events(specs, options, seed)]
+    setup = [
+        definition.encode_event(e) for e in definition.setup_events(specs, options, seed, salt)
+    ]
     for i, derived in enumerate(setup):
         if i >= len(events) or _short(events[i]) != derived:
             return fail(i + 1, _short(events[i]) if i < len(events) else "nothing", derived)

@@ -63,3 +63,21 @@ def django_db_setup(django_db_setup, django_db_blocker):
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+def pytest_report_header(config):
+    """Say up front when the browser tests will be skipped, and how to run them."""
+    from tests.web import chromium
+
+    if chromium.find() is None and not chromium.required():
+        return [chromium.missing_line()]
+    return []
+
+
+def pytest_terminal_summary(terminalreporter):
+    """...and again at the end, where it is seen."""
+    from tests.web import chromium
+
+    skipped = terminalreporter.stats.get("skipped", [])
+    if chromium.find() is None and any("tests/web/" in r.nodeid for r in skipped):
+        terminalreporter.write_sep("!", chromium.missing_line(), red=True, bold=True)

@@ -2,6 +2,7 @@ import socket
 import time
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from api import health
 
@@ -37,7 +38,21 @@ def test_healthz_is_degraded_when_the_broker_is_down(client, settings):
     assert body["database"]["ok"] is True
     assert body["broker"]["ok"] is False
     assert "hunter2" not in response.content.decode()
+    # where the broker is, and why it failed, are for staff only
+    assert body["broker"] == {"ok": False}
+    assert "127.0.0.1" not in response.content.decode()
+    staff = get_user_model().objects.create_user("staff", password="x" * 12, is_staff=True)
+    client.force_login(staff)
+    body = client.get("/healthz").json()
     assert body["broker"]["url"].startswith("redis://:**@127.0.0.1:")
+    assert body["broker"]["error"]
+    assert "hunter2" not in str(body)
+
+
+def test_healthz_with_a_bad_token_is_still_a_probe(client):
+    response = client.get("/healthz", HTTP_AUTHORIZATION="Token not-a-token")
+    assert response.status_code == 200
+    assert "url" not in response.json()["broker"]
 
 
 def test_broker_probe_gives_up_on_a_broker_that_never_answers(settings):

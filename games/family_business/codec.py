@@ -49,7 +49,8 @@ def encode_event(event: Event) -> dict[str, Any]:
 
 def decode_event(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES[data["type"]]
-    return cls(**{f.name: _tuples(data[f.name]) for f in fields(cls)})
+    # a field added later (with a default) may be missing from older stored events
+    return cls(**{f.name: _tuples(data[f.name]) for f in fields(cls) if f.name in data})
 
 
 def encode_command(command: Command) -> dict[str, Any]:

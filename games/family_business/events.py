@@ -15,6 +15,7 @@ class GameStarted:
     seed: str  # secret until GameEnded; views show seed_hash
     seed_hash: str
     stacked_deck: tuple[str, ...] = ()  # cards put on top before the setup shuffle; secret
+    salt: str = ""  # mixed into seed_hash; secret until GameEnded like the seed
 
 
 @dataclass(frozen=True)

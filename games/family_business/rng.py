@@ -13,8 +13,13 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def seed_hash(seed: str) -> str:
-    return hashlib.sha256(seed.encode()).hexdigest()
+def seed_hash(seed: str, salt: str = "") -> str:
+    """The commitment to the seed that every view shows before the end. Salted (the salt
+    is as secret as the seed until the end), so a short or guessable seed, such as a staff
+    sandbox's, cannot be found by hashing guesses; unsalted for games started without one."""
+    if not salt:
+        return hashlib.sha256(seed.encode()).hexdigest()
+    return hashlib.sha256(f"{salt}\x00{seed}".encode()).hexdigest()
 
 
 def _stream(seed: str, label: str) -> Iterator[int]:

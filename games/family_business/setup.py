@@ -39,9 +39,14 @@ def _specs(players: int | Sequence[str | PlayerSpec]) -> list[PlayerSpec]:
 
 
 def setup_events(
-    players: int | Sequence[str | PlayerSpec], options: Options | None = None, seed: str = ""
+    players: int | Sequence[str | PlayerSpec],
+    options: Options | None = None,
+    seed: str = "",
+    salt: str = "",
 ) -> tuple[Event, ...]:
-    """The events that start a game: GameStarted, the shuffle, the deal, the first turn."""
+    """The events that start a game: GameStarted, the shuffle, the deal, the first turn.
+    ``salt`` (the caller's random string) salts the published ``seed_hash``; the deck
+    depends on the seed alone."""
     options = options or Options()
     specs = _specs(players)
     if not MIN_PLAYERS <= len(specs) <= MAX_PLAYERS:
@@ -70,8 +75,9 @@ def setup_events(
             options.reaction_seconds,
             options.advanced,
             seed,
-            seed_hash(seed),
+            seed_hash(seed, salt),
             tuple(stacked),
+            salt,
         ),
         DeckShuffled(tuple(stacked) + rest, "setup"),
     )

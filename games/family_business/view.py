@@ -7,6 +7,7 @@ revealed to everyone. Staff see every hand and the deck order, but not the seed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any, Literal
 
@@ -136,8 +137,27 @@ def event_dict(event: Event) -> dict[str, Any]:
     data: dict[str, Any] = {"type": type(event).__name__}
     for f in fields(event):
         value = getattr(event, f.name)
+        if f.name in _OMITTED_WHEN_EMPTY and not value:
+            continue  # games stored before the field existed encode as they did
         data[f.name] = list(value) if isinstance(value, tuple) else value
     return data
+
+
+_OMITTED_WHEN_EMPTY = frozenset({"salt"})
+
+
+# Encoded event types that show hidden cards to one seat (``seat``), as redact_event does.
+_SHOWN_TO_THEIR_SEAT = frozenset({"CardsDealt", "CardsDrawn"})
+
+
+def revealed_to(event_type: str, payload: Mapping[str, Any]) -> frozenset[int]:
+    """The seats that learn hidden information from a stored event (its type, as in
+    ``encode_event``'s ``type``, and the rest of that dict): those ``redact_event`` shows
+    more than a spectator sees. Taking back a move after such an event would let those
+    seats play on knowing what the deck holds (the service's undo check)."""
+    if event_type in _SHOWN_TO_THEIR_SEAT and isinstance(payload.get("seat"), int):
+        return frozenset({int(payload["seat"])})
+    return frozenset()
 
 
 def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
@@ -148,6 +168,7 @@ def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dic
     if isinstance(event, GameStarted):
         data.pop("seed")
         data.pop("stacked_deck")
+        data.pop("salt", None)
     elif isinstance(event, DeckShuffled):
         if viewer != "staff":
             data["cards"] = None

@@ -95,3 +95,47 @@ def card_ids(value: Any) -> set[str]:
         elif isinstance(item, str) and CARD_ID.match(item):
             found.add(item)
     return found
+
+
+def undoable_game(staff: Player, players: list[Player], hands: list[list[str]]) -> str:
+    """A started casual table (undo allowed) whose players hold the given kinds first: a
+    sandbox's stacked deck, then made casual before it starts (sandboxes allow no undo).
+    Undo is refused once anyone saw a card since (a draw at the next turn's start), so
+    what can be taken back is a play that opens a reaction window."""
+    from games.models import Table
+    from tests.service.helpers import hand_stack
+
+    table = create_table(
+        staff,
+        mode="sandbox",
+        seats=len(players),
+        join=False,
+        stacked_deck=hand_stack(*hands),
+        reaction_seconds=300,
+    )
+    Table.objects.filter(id=table["id"]).update(mode="casual", undo="own_last")
+    seat_all(table["id"], *players)
+    start(staff, table["id"])
+    return str(table["id"])
+
+
+def play_contract(player: Player, game_id: str, seat: int) -> Any:
+    """``seat`` plays a CONTRACT from its hand on the next seat's first mobster: a
+    reaction window opens and the turn does not pass."""
+    from games.family_business import CARD_KIND
+
+    state = player.state(game_id)["state"]
+    card = next(c["id"] for c in state["players"][seat]["hand"] if CARD_KIND[c["id"]] == "CONTRACT")
+    other = state["players"][(seat + 1) % len(state["players"])]
+    return player.command(
+        game_id, {"type": "play", "card": card, "targets": [other["crew"][0]["id"]]}
+    )
+
+
+def discard_other(player: Player, game_id: str, seat: int) -> Any:
+    """``seat`` discards its first card that is not a CONTRACT: the turn passes."""
+    from games.family_business import CARD_KIND
+
+    state = player.state(game_id)["state"]
+    card = next(c["id"] for c in state["players"][seat]["hand"] if CARD_KIND[c["id"]] != "CONTRACT")
+    return player.command(game_id, {"type": "play", "card": card, "discard": True})

@@ -11,7 +11,16 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from events.models import CommandRecord, StoredEvent
-from tests.api.helpers import API, Player, create_table, event_count, seat_all, start
+from tests.api.helpers import (
+    API,
+    Player,
+    create_table,
+    event_count,
+    play_contract,
+    seat_all,
+    start,
+    undoable_game,
+)
 from tests.service.helpers import cards_of, hand_stack
 
 pytestmark = pytest.mark.django_db
@@ -77,6 +86,9 @@ def test_a_retried_refusal_is_refused_the_same_way(alice, bob, game) -> None:
     assert [a.status_code for a in answers] == [422, 422]
     assert answers[0].json() == answers[1].json()
     assert answers[0].json()["code"] == "not_your_turn"
+    # the retry says it is the first answer again, as an accepted command's retry does
+    assert answers[1]["Idempotent-Replayed"] == "true"
+    assert not answers[0].has_header("Idempotent-Replayed")
 
 
 def test_a_key_reused_for_another_command_is_refused(alice, game) -> None:
@@ -113,6 +125,23 @@ def test_a_stale_version_is_409_with_the_current_version(alice, game) -> None:
         game, {"type": "play", "card": card, "discard": True}, expected_version=version
     )
     assert fresh.status_code == 201
+
+
+def test_a_stale_version_after_the_turn_passed_is_stale_not_your_turn(alice, game) -> None:
+    """alice plays at version v (the turn passes to bob), then sends another play made
+    from v, as a client that double-clicked: 409 stale_version (refetch), not 422
+    not_your_turn."""
+    version = alice.state(game)["version"]
+    first, second = hand(alice, game, 0)[:2]
+    played = alice.command(
+        game, {"type": "play", "card": first, "discard": True}, expected_version=version
+    )
+    assert played.status_code == 201 and played.json()["state"]["turn_seat"] == 1
+    late = alice.command(
+        game, {"type": "play", "card": second, "discard": True}, expected_version=version
+    )
+    assert (late.status_code, late.json()["code"]) == (409, "stale_version")
+    assert late.json()["extra"]["current_version"] == played.json()["version"]
 
 
 def test_the_seat_comes_from_the_user_never_from_the_body(alice, bob, mallory, game) -> None:
@@ -192,19 +221,35 @@ def test_resign_and_game_over(alice, bob) -> None:
     assert event_count(table["id"]) == count
 
 
-def test_undo_takes_back_your_last_move_on_a_casual_table(alice, bob, game) -> None:
+def test_undo_takes_back_your_last_move_on_a_casual_table(alice, bob, staff) -> None:
+    game = undoable_game(staff, [alice, bob], [["CONTRACT"], []])
     before = alice.state(game)
-    card = hand(alice, game, 0)[0]
-    assert alice.command(game, {"type": "play", "card": card, "discard": True}).status_code == 201
+    played = play_contract(alice, game, 0)
+    assert played.status_code == 201 and played.json()["state"]["window"]
+    card = played.json()["events"][0]["data"]["card"]
     undone = alice.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
     assert undone.status_code == 201, undone.json()
     body = undone.json()
     assert body["events"][0]["type"] == "stream.Undone"
-    assert body["state"]["turn_seat"] == 0
+    assert body["state"]["turn_seat"] == 0 and body["state"]["window"] is None
     assert card in [c["id"] for c in body["state"]["players"][0]["hand"]]
     assert body["state"]["deck_size"] == before["state"]["deck_size"]
     nothing = bob.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
     assert (nothing.status_code, nothing.json()["code"]) == (422, "nothing_to_undo")
+
+
+def test_undo_is_refused_once_another_seat_drew_since(alice, bob, game) -> None:
+    """alice discards; bob draws at his turn's start, inside alice's command; taken back,
+    bob would know the top of the deck that alice's next turn draws."""
+    card = hand(alice, game, 0)[0]
+    played = alice.command(game, {"type": "play", "card": card, "discard": True})
+    assert [e["data"]["type"] for e in played.json()["events"]][-1] == "CardsDrawn"
+    assert played.json()["undo_available"] is False
+    count = event_count(game)
+    undone = alice.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
+    assert (undone.status_code, undone.json()["code"]) == (422, "undo_after_reveal")
+    assert undone.json()["extra"] == {"seats": [1]}
+    assert event_count(game) == count
 
 
 def test_undo_is_refused_on_ranked_tables(alice, bob) -> None:

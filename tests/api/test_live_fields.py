@@ -12,26 +12,34 @@ from games import cache
 from games.models import GameClock, Table
 from games.selectors import undo_check
 from games.service import clock_ms, game_load
-from tests.api.helpers import create_table, event_count, seat_all, start
+from tests.api.helpers import (
+    create_table,
+    discard_other,
+    event_count,
+    play_contract,
+    seat_all,
+    start,
+    undoable_game,
+)
 
 pytestmark = pytest.mark.django_db
 
 
-def test_undo_available_follows_the_services_checks(alice, bob):
-    table = create_table(alice, seats=2)
-    seat_all(table["id"], bob)
-    doc = start(alice, table["id"])
-    assert doc["undo_available"] is False  # nothing played yet
-    card = doc["state"]["players"][0]["hand"][0]["id"]
-    played = alice.command(table["id"], {"type": "play", "card": card, "discard": True})
+def test_undo_available_follows_the_services_checks(alice, bob, staff):
+    game = undoable_game(staff, [alice, bob], [["CONTRACT"], []])
+    assert alice.state(game)["undo_available"] is False  # nothing played yet
+    played = play_contract(alice, game, 0)
     body = played.json()
     assert played.status_code == 201 and body["undo_available"] is True
-    assert body["table"]["id"] == table["id"] and body["table"]["status"] == "started"
-    assert alice.state(table["id"])["undo_available"] is True
-    assert bob.state(table["id"])["undo_available"] is False  # not bob's command
-    undone = alice.post(f"/games/{table['id']}/undo", key="6b0c1b1e-4d37-4a0e-9c55-3a3f3c0d1f01")
+    assert body["table"]["id"] == game and body["table"]["status"] == "started"
+    assert alice.state(game)["undo_available"] is True
+    assert bob.state(game)["undo_available"] is False  # not bob's command
+    undone = alice.post(f"/games/{game}/undo", key="6b0c1b1e-4d37-4a0e-9c55-3a3f3c0d1f01")
     assert undone.status_code == 201 and undone.json()["undo_available"] is False
-    # bob's turn now? no: the undo gave alice her turn back; ranked tables never offer it
+    # a discard passes the turn and bob draws: not offered (undo_after_reveal)
+    assert discard_other(alice, game, 0).json()["undo_available"] is False
+    assert alice.state(game)["undo_available"] is False
+    # ranked tables never offer it
     ranked = create_table(alice, seats=2, mode="ranked")
     seat_all(ranked["id"], bob)
     assert start(alice, ranked["id"])["undo_available"] is False
@@ -81,25 +89,14 @@ def _undo_from_the_log(table_id: str, seat: int) -> bool:
     )
 
 
-def test_undo_available_in_command_results_matches_a_fresh_get(settings, alice, bob, carol):
+def test_undo_available_in_command_results_matches_a_fresh_get(settings, alice, bob, carol, staff):
     settings.FB_SNAPSHOT_EVERY = 1  # cold reads find a snapshot with nothing after it
     players = (alice, bob, carol)
-    table = create_table(alice, seats=3)
-    seat_all(table["id"], bob, carol)
-    game = table["id"]
-    doc = start(alice, game)
+    game = undoable_game(staff, list(players), [["CONTRACT"]] * 3)
     answers = 0
-    for step in range(12):
-        seat = doc["state"]["turn_seat"]
-        actor = players[seat]
-        card = actor.state(game)["state"]["players"][seat]["hand"][0]["id"]
-        played = actor.command(game, {"type": "play", "card": card, "discard": True})
-        assert played.status_code == 201, played.json()
-        doc = played.json()
-        if step % 3 == 2:
-            undone = actor.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
-            assert undone.status_code == 201, undone.json()
-            doc = undone.json()
+
+    def check(actor, doc, step):
+        nonlocal answers
         if step % 2:
             cache.clear()  # the GETs below read cold
         for position, player in enumerate(players):
@@ -110,7 +107,21 @@ def test_undo_available_in_command_results_matches_a_fresh_get(settings, alice, 
             if player is actor:
                 assert doc["undo_available"] is expected, (step, position)
                 answers += expected
-    assert answers >= 6  # the actor could take back its discard after most steps
+
+    for step in range(12):
+        seat = alice.state(game)["state"]["turn_seat"]
+        actor = players[seat]
+        if step % 3 == 2:  # a contract opens a window: the actor may take it back
+            played = play_contract(actor, game, seat)
+            assert played.status_code == 201, played.json()
+            check(actor, played.json(), step)
+            undone = actor.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
+            assert undone.status_code == 201, undone.json()
+            check(actor, undone.json(), step)
+        played = discard_other(actor, game, seat)  # the next seat draws: no undo
+        assert played.status_code == 201, played.json()
+        check(actor, played.json(), step)
+    assert answers == 4  # after each contract, and only then
 
 
 def test_a_refusal_on_the_one_statement_path_writes_nothing(alice, bob):

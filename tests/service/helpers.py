@@ -34,8 +34,12 @@ def human_table(
     seed: str | None = None,
     reaction_seconds: int = 10,
     bots: int = 0,
+    undoable: bool = False,
 ) -> Table:
-    """A started table of ``players`` humans from the cast (then ``bots`` bots)."""
+    """A started table of ``players`` humans from the cast (then ``bots`` bots).
+
+    ``undoable``: a stacked sandbox made casual with undo before it starts (sandboxes
+    allow none), for tests of undo that need a window-opening card in hand."""
     sandbox = stacked is not None or seed is not None
     table = table_create(
         created_by=None,
@@ -45,7 +49,9 @@ def human_table(
         seed=seed if sandbox else None,
         stacked_deck=stacked or [],
     )
-    if sandbox and mode == "casual":
+    if undoable:
+        Table.objects.filter(id=table.id).update(mode=Table.Mode.CASUAL, undo=Table.Undo.OWN_LAST)
+    elif sandbox and mode == "casual":
         Table.objects.filter(id=table.id).update(undo=Table.Undo.OFF)
     for name in CAST[:players]:
         seat_join(table_id=table.id, user=UserFactory(username=name))
@@ -90,3 +96,13 @@ def run(table: Table, seat: int | None, command: dict[str, Any], **kw: Any) -> A
 
 def state(table: Table) -> LoadedGame:
     return game_load(game_id=table.id)
+
+
+def contract_first(table: Table, **kw: Any) -> Any:
+    """The seat whose turn it is plays its first CONTRACT on the next seat's first mobster:
+    a reaction window opens, the turn does not pass and nobody draws, so it may be undone."""
+    loaded = state(table)
+    seat = loaded.state.turn_seat
+    card = next(c for c in loaded.state.players[seat].hand if CARD_KIND[c] == "CONTRACT")
+    other = loaded.state.players[(seat + 1) % len(loaded.state.players)]
+    return run(table, seat, {"type": "play", "card": card, "targets": [other.crew[0]]}, **kw)

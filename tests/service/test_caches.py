@@ -44,7 +44,7 @@ from games.service import (
 )
 from games.verify import verify_record
 from tests.factories import UserFactory
-from tests.service.helpers import CAST, hand_stack, human_table, state
+from tests.service.helpers import CAST, contract_first, hand_stack, human_table, state
 
 pytestmark = pytest.mark.django_db
 
@@ -179,10 +179,10 @@ def test_a_cached_game_is_extended_by_events_another_process_appended(settings) 
 
 
 def test_an_undo_after_caching_gives_the_state_of_a_full_replay() -> None:
-    table = human_table(3)
+    table = human_table(3, stacked=hand_stack(["CONTRACT"], ["CONTRACT"]), undoable=True)
     discard_first(table)
     before = state(table)
-    played = discard_first(table)
+    played = contract_first(table)  # bob's: a window opens, nobody draws
     after_play = state(table)
     assert after_play.version == played.last_seq
     game_undo(
@@ -197,17 +197,20 @@ def test_an_undo_after_caching_gives_the_state_of_a_full_replay() -> None:
         assert_true_state(loaded, table)
     # the game goes on from the undone state; a command after the undo extends the cache
     cache.games.put(table.id, after_play)
-    discard_first(table)
+    contract_first(table)
     assert_true_state(game_load(game_id=table.id), table)
 
 
 def test_with_the_caches_off_nothing_is_kept_and_every_answer_is_the_same(monkeypatch) -> None:
     monkeypatch.setattr(cache, "games", cache.Lru(0))
     monkeypatch.setattr(cache, "tables", cache.Lru(0))
-    table = human_table(3)
+    table = human_table(
+        3, stacked=hand_stack(["CONTRACT"], ["CONTRACT", "CONTRACT"]), undoable=True
+    )
     for _ in range(4):
         discard_first(table, table=table_detail(table.id))
         assert_true_state(state(table), table)
+    contract_first(table)  # bob's: it may be undone
     last = CommandRecord.objects.filter(stream_id=table.id).order_by("-last_seq").first()
     game_undo(game_id=table.id, seat=last.seat, actor="user:x", command_id=uuid.uuid4())
     assert StoredEvent.objects.filter(stream_id=table.id, type=UNDONE).count() == 1
@@ -632,7 +635,8 @@ def test_undo_checks_agree_over_whole_bot_games(settings, players: int, seed: st
     assert audit.extended_over_commands == audit.steps - 1
     assert audit.verdicts["game_over"] == players  # the last audit only
     assert audit.verdicts["available"] and audit.verdicts["other_seat_acted"]
-    assert audit.verdicts["undo_reveals_cards"]
+    assert audit.verdicts["undo_reveals_cards"], audit.verdicts
+    assert audit.verdicts["undo_after_reveal"], audit.verdicts
     assert audit.loads_without_last > 0  # a snapshot with nothing after: the log decided
 
 
@@ -674,8 +678,8 @@ def test_a_game_loaded_from_a_snapshot_with_nothing_after_falls_back_to_the_log(
     settings,
 ) -> None:
     settings.FB_SNAPSHOT_EVERY = 1  # a snapshot after every command
-    table = human_table(3)
-    played = discard_first(table)
+    table = human_table(3, stacked=hand_stack(["CONTRACT"]), undoable=True)
+    played = contract_first(table)
     cache.clear()
     loaded = game_load(game_id=table.id)
     assert Snapshot.objects.filter(stream_id=table.id, version=loaded.version).exists()

@@ -17,9 +17,9 @@ from games.family_business import replay
 from games.lobby import seat_add_bot, table_create, table_start
 from games.models import Table
 from games.record import game_export
-from games.service import from_row, game_load, game_undo
+from games.service import clock_ms, from_row, game_load, game_undo
 from games.verify import verify_record
-from tests.service.helpers import human_table, run, state
+from tests.service.helpers import contract_first, hand_stack, human_table, run, state
 
 pytestmark = pytest.mark.django_db
 
@@ -72,11 +72,12 @@ def test_the_state_at_any_sequence_number_is_the_replay_of_the_events_up_to_it()
 
 
 def test_a_seat_may_undo_its_own_latest_command_and_replay_skips_it() -> None:
-    table = human_table(3)
+    table = human_table(3, stacked=hand_stack(["CONTRACT"]), undoable=True)
     before = state(table)
-    card = before.state.players[0].hand[0]
-    played = run(table, 0, {"type": "play", "card": card, "discard": True})
+    now = clock_ms()
+    played = contract_first(table, now=now)
     after_play = state(table).state
+    assert after_play.window is not None
     undo = game_undo(game_id=table.id, seat=0, actor="user:alice", command_id=uuid.uuid4())
     undone = state(table)
     assert undone.state == before.state
@@ -84,9 +85,22 @@ def test_a_seat_may_undo_its_own_latest_command_and_replay_skips_it() -> None:
     marker = StoredEvent.objects.get(stream_id=table.id, seq=undo.first_seq)
     assert marker.payload["from_seq"] == played.first_seq
     assert marker.prev_hash == StoredEvent.objects.get(stream_id=table.id, seq=played.last_seq).hash
-    # The deck is fixed by the seed: playing again deals the next seat the same cards.
-    run(table, 0, {"type": "play", "card": card, "discard": True})
+    # The same play at the same time leads to the same game.
+    contract_first(table, now=now)
     assert state(table).state == after_play
+
+
+def test_undo_is_refused_once_a_card_was_shown_to_any_seat_since() -> None:
+    """Alice discards; her command starts bob's turn and draws him a card. Undone, bob
+    would know the top of the deck alice draws next: refused, whoever drew."""
+    table = human_table(3)
+    run(table, 0, {"type": "play", "card": state(table).state.players[0].hand[0], "discard": True})
+    version = state(table).version
+    with pytest.raises(ServiceError) as refused:
+        game_undo(game_id=table.id, seat=0, actor="user:alice", command_id=uuid.uuid4())
+    assert refused.value.code == "undo_after_reveal"
+    assert refused.value.data == {"seats": [1]}
+    assert state(table).version == version
 
 
 def test_ranked_tables_refuse_undo() -> None:

@@ -1,6 +1,7 @@
-"""Browser tests: Playwright drives Debian's headless Chromium against pytest-django's
-live_server (a thread of this process, on the test database). The Playwright browser
-download is not used: the browser is /usr/bin/chromium (installed by `make test`)."""
+"""Browser tests: Playwright drives a headless Chromium already on the machine (see
+tests/web/chromium.py: Debian's /usr/bin/chromium, another on PATH, FB_CHROMIUM, or one
+Playwright downloaded) against pytest-django's live_server (a thread of this process, on
+the test database). Without one they are skipped loudly, or fail under FB_REQUIRE_BROWSER."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+from tests.web import chromium
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / ".local" / "screenshots"
 ARGS = [
     "--no-sandbox",
@@ -26,14 +28,17 @@ ARGS = [
 @pytest.fixture(scope="session")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing (make test installs Debian's chromium)")
+    executable = chromium.find()
+    if executable is None:
+        if chromium.required():
+            pytest.fail(f"FB_REQUIRE_BROWSER is set and no Chromium was found: {chromium.INSTALL}")
+        pytest.skip(chromium.missing_line())
     # Playwright's sync API keeps an event loop in this thread; Django would then refuse
     # the tests' own database calls as "async", though they run synchronously.
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        browser = playwright.chromium.launch(executable_path=executable, args=ARGS, headless=True)
         yield browser
         browser.close()
     if previous is None:
@@ -47,6 +52,8 @@ def _web_settings(settings):
     # Short long-polls: the live server's threads then finish soon after a test ends.
     settings.FB_WEB_FEED_WAIT = 2
     settings.FB_AUTH_RATE = "10000/min"
+    settings.FB_AUTH_USERNAME_RATE = "10000/min"
+    settings.FB_READ_RATE = "100000/min"
     settings.FB_COMMAND_RATE = "10000/min"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     from django.core.cache import cache
