@@ -82,7 +82,7 @@ COMMAND_FIELD_SCHEMAS: dict[str, JsonSchema] = {
 # How ``view.redact_event`` hides events before the end (tests/api/test_contract.py checks
 # this against it): cards are null with a count; GameStarted omits its secrets.
 REDACTED_CARDS = frozenset({"DeckShuffled", "CardsDealt", "CardsDrawn"})
-HIDDEN_UNTIL_END = {"GameStarted": frozenset({"seed", "stacked_deck"})}
+HIDDEN_UNTIL_END = {"GameStarted": frozenset({"seed", "stacked_deck", "salt"})}
 
 
 def ref(name: str) -> JsonSchema:

@@ -530,7 +530,14 @@ ANY = ("method_not_allowed", "not_acceptable", "database_unavailable", "rate_lim
 SIGNED_IN = ("not_authenticated", "authentication_failed")
 # POST and DELETE: every body is parsed (a route that takes none refuses one: invalid),
 # and a session caller needs the CSRF token.
-UNSAFE = ("malformed_json", "invalid", "unsupported_media_type", "csrf_failed")
+UNSAFE = (
+    "malformed_json",
+    "json_too_deep",
+    "body_too_large",
+    "invalid",
+    "unsupported_media_type",
+    "csrf_failed",
+)
 GAME = ("game_not_found",)
 STARTED = ("game_not_found", "not_started")
 COMMAND = (
@@ -578,18 +585,21 @@ GAME_LINKS = {
 
 OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/api/v1/auth/register"): Operation(
-        "auth_register", ("malformed_json", "invalid", "unsupported_media_type")
+        "auth_register",
+        ("malformed_json", "json_too_deep", "body_too_large", "invalid")
+        + ("unsupported_media_type",),
     ),
     ("post", "/api/v1/auth/token"): Operation(
         "auth_token_create",
-        ("malformed_json", "invalid", "invalid_credentials", "unsupported_media_type"),
+        ("malformed_json", "json_too_deep", "body_too_large", "invalid", "invalid_credentials")
+        + ("unsupported_media_type",),
     ),
     ("delete", "/api/v1/auth/token"): Operation("auth_token_destroy", SIGNED_IN + UNSAFE),
     ("get", "/api/v1/auth/session"): Operation("auth_session_retrieve"),
     ("post", "/api/v1/auth/session"): Operation(
         "auth_session_create",
-        ("malformed_json", "invalid", "invalid_credentials", "unsupported_media_type")
-        + ("csrf_failed",),
+        ("malformed_json", "json_too_deep", "body_too_large", "invalid", "invalid_credentials")
+        + ("unsupported_media_type", "csrf_failed"),
     ),
     ("delete", "/api/v1/auth/session"): Operation("auth_session_destroy", SIGNED_IN + UNSAFE),
     ("get", "/api/v1/auth/me"): Operation("auth_me", SIGNED_IN),
@@ -639,7 +649,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         + UNSAFE
         + STARTED
         + COMMAND
-        + ("undo_not_allowed", "nothing_to_undo", "undo_reveals_cards", "other_seat_acted"),
+        + ("undo_not_allowed", "nothing_to_undo", "undo_reveals_cards", "other_seat_acted")
+        + ("undo_after_reveal",),
     ),
     ("get", "/api/v1/games/{game_id}/events"): Operation(
         "games_events_list", SIGNED_IN + STARTED + FEED + ("invalid",)

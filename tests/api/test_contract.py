@@ -26,7 +26,7 @@ from games.family_business.evolve import evolve, replay
 from games.family_business.rules import SYSTEM, decide
 from games.family_business.setup import Options, setup_events
 from games.family_business.view import redact_event, view
-from tests.api.helpers import API, create_table, seat_all, start
+from tests.api.helpers import API, create_table, play_contract, seat_all, start, undoable_game
 
 pytestmark = pytest.mark.django_db
 
@@ -192,21 +192,19 @@ def test_engine_options_and_events_conform_to_the_components(schema, seed, playe
     assert set(EVENT_TYPES) >= seen_events
 
 
-def test_undo_markers_and_api_events_conform(schema, alice, bob) -> None:
-    """The feed's events (the envelope with schema_version) and an undo's marker."""
-    table = create_table(alice, seats=2)
-    seat_all(table["id"], bob)
-    game = start(alice, table["id"])["game_id"]
-    mover = (alice, bob)[alice.state(game)["state"]["turn_seat"]]
-    legal = mover.state(game)["state"]["legal"]
+def test_undo_markers_and_api_events_conform(schema, alice, bob, staff) -> None:
+    """The feed's events (the envelope with schema_version) and an undo's marker (of a
+    contract: a move that shows nobody a card, so it may be taken back)."""
+    game = undoable_game(staff, [alice, bob], [["CONTRACT"], []])
+    legal = alice.state(game)["state"]["legal"]
     discard = next(o for o in legal if o["command"] == "discard")
     assert discard["ready"] and discard["send"] == {
         "type": "play",
         "card": discard["card"],
         "discard": True,
     }
-    assert mover.command(game, discard["send"]).status_code == 201
-    undone = mover.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
+    assert play_contract(alice, game, 0).status_code == 201
+    undone = alice.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
     assert undone.status_code == 201, undone.json()
     assert undone.json()["events"][0]["data"]["type"] == "Undone"
     check = validator(schema, "Event")
