@@ -119,7 +119,7 @@ def start_server(
     )
     if app == "asgi":
         served = ["fbservice.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker",
-                  "--worker-connections", "20000"]  # fmt: skip
+                  "--worker-connections", "20000", "--timeout", "60"]  # fmt: skip
     else:
         served = ["fbservice.wsgi", "--threads", str(threads)]
     log = (folder / "server.log").open("wb")

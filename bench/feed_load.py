@@ -194,9 +194,14 @@ async def _paced(
         connector=connector, timeout=aiohttp.ClientTimeout(total=120)
     ) as client:
         runner = Runner(base, lobby, stats, until, seed=len(ready), think=think)
-        await asyncio.gather(
-            _probe_health(base, until, health), *(runner.play(client, g, k) for g, k in ready)
+        results = await asyncio.gather(
+            _probe_health(base, until, health),
+            *(runner.play(client, g, k) for g, k in ready),
+            return_exceptions=True,
         )
+    for failure in [r for r in results if isinstance(r, BaseException)]:
+        key = f"client: {type(failure).__name__}"  # a game whose client failed stops
+        stats.refused[key] = stats.refused.get(key, 0) + 1
     return stats, health
 
 
@@ -290,7 +295,8 @@ def main() -> None:
             stop_server(server)
             drop_queue(os.environ.get("CELERY_BROKER_URL", ""))
             log = (Path(tmp) / "server.log").read_text(errors="replace")
-            if "Traceback" in log:
+            Path("/tmp/fb-bench-feed-server.log").write_text(log)  # noqa: S108 - for reading after
+            if "Traceback" in log or "WORKER TIMEOUT" in log:
                 print(log[-3000:])
     # delivery latency and completeness, per subscriber
     stamps: dict[tuple[str, int], float] = {}
@@ -326,6 +332,7 @@ def main() -> None:
         f"  events delivered {len(latency)}; missed {missed}, duplicated {duplicated}, "
         f"out of order {disordered}"
     )
+    print(f"  client failures: {base_stats.refused or 0} / {held_stats.refused or 0}")
     fives = sum(n for code, n in (base_stats.status | held_stats.status).items() if code >= 500)
     if fives:
         failures.append(f"{fives} responses 5xx")
