@@ -20,7 +20,8 @@ def test_the_api_answers_503_when_the_database_is_gone(monkeypatch, error) -> No
         raise error("connection to server was lost")
 
     monkeypatch.setattr(TokenAuthentication, "authenticate_credentials", gone)
-    response = APIClient().get("/api/v1/tables", HTTP_AUTHORIZATION="Token abc")
+    key = "a" * 40  # well formed: it reaches the (lost) database
+    response = APIClient().get("/api/v1/tables", HTTP_AUTHORIZATION=f"Token {key}")
     assert response.status_code == 503
     assert response.json() == {
         "code": "database_unavailable",

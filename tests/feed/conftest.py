@@ -1,5 +1,4 @@
-"""Fixtures of the live feed tests: a feed server process (tests/faults' ``webs``) and
-the browser of tests/web."""
+"""Fixtures of the live feed tests: a feed server process (tests/faults' ``webs``)."""
 
 from __future__ import annotations
 
@@ -9,9 +8,8 @@ import pytest
 
 from tests.faults.conftest import Web, pytest_runtest_makereport, webs
 from tests.feed.helpers import FEED_ENV
-from tests.web.conftest import browser
 
-__all__ = ["browser", "pytest_runtest_makereport", "webs"]
+__all__ = ["pytest_runtest_makereport", "webs"]
 
 
 @pytest.fixture

@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.faults.conftest import webs  # the production-shape server (test_asgi_server.py)
 from tests.web import chromium
+
+__all__ = ["webs"]
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / ".local" / "screenshots"
 ARGS = [
