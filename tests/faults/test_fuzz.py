@@ -150,35 +150,43 @@ def test_schemathesis_with_every_check_and_stateful_links(webs, tmp_path) -> Non
     web = webs(FB_FEED_MAX_WAIT="1", FB_SSE_LIFETIME="1", FB_SSE_HEARTBEAT="1")
     config = tmp_path / "schemathesis.toml"
     config.write_text(schemathesis_config(str(table.id)))
-    result = subprocess.run(
-        [
-            str(Path(sys.executable).with_name("schemathesis")),
-            "--config-file",
-            str(config),
-            "run",
-            f"{web.url}/api/v1/schema?format=json",
-            "--checks",
-            "all",
-            "--phases",
-            "examples,coverage,fuzzing,stateful",
-            "--max-examples",
-            "8",
-            "--max-time",
-            "120",
-            "--workers",
-            "2",
-            "--header",
-            f"Authorization: Token {token}",
-            # these two sign the fuzzer out; the first test above runs them last
-            "--exclude-operation-id",
-            "auth_token_destroy",
-            "--exclude-operation-id",
-            "auth_session_destroy",
-            "--generation-deterministic",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=400,
-        cwd=tmp_path,  # its cache folder (.schemathesis/) stays out of the repository
-    )
+    arguments = [
+        str(Path(sys.executable).with_name("schemathesis")),
+        "--config-file",
+        str(config),
+        "run",
+        f"{web.url}/api/v1/schema?format=json",
+        "--checks",
+        "all",
+        "--phases",
+        "examples,coverage,fuzzing,stateful",
+        "--max-examples",
+        "8",
+        "--max-time",
+        "120",
+        "--workers",
+        "1",
+        "--header",
+        f"Authorization: Token {token}",
+        # these two sign the fuzzer out; the first test above runs them last
+        "--exclude-operation-id",
+        "auth_token_destroy",
+        "--exclude-operation-id",
+        "auth_session_destroy",
+        "--generation-deterministic",
+    ]
+    for attempt in range(2):
+        result = subprocess.run(
+            arguments,
+            capture_output=True,
+            text=True,
+            timeout=400,
+            cwd=tmp_path,  # its cache folder (.schemathesis/) stays out of the repository
+        )
+        # A crash of schemathesis itself (seen once: "SystemError: AST constructor
+        # recursion depth mismatch" in its coverage phase) is not a finding about the
+        # server: run again, once. Any failure it reports still fails the test.
+        crashed = "Runtime Error" in result.stdout and "FAILURES" not in result.stdout
+        if result.returncode == 0 or not crashed or attempt:
+            break
     assert result.returncode == 0, result.stdout[-12000:] + result.stderr[-3000:]
