@@ -159,7 +159,6 @@ class Hub:
         self._streams: dict[uuid.UUID, _Stream] = {}
         self._listener: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
-        self.reads = 0  # batches read (for tests and the benchmark)
 
     @property
     def subscribers(self) -> int:
@@ -219,7 +218,6 @@ class Hub:
                     await asyncio.sleep(0.5)
                     stream.again = True
                     continue
-                self.reads += 1
                 stream.version = max(stream.version, batch.version)
                 for subscription in list(stream.subscribers):
                     subscription.deliver(batch)
