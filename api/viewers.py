@@ -25,7 +25,7 @@ from games.record import event_data
 from games.service import LoadedGame, from_row, game_load, turn_key
 
 if TYPE_CHECKING:
-    from api.feed.hub import FeedRow
+    from games.feed import FeedRow
 
 Viewer = int | str  # a seat number, "spectator" or "staff"
 

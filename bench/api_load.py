@@ -97,10 +97,13 @@ def start_server(
     threads: int,
     folder: Path,
     app: str = "asgi",
+    nice: int = 0,
+    log_name: str = "server.log",
     **extra_env: str,
 ) -> subprocess.Popen[bytes]:
     """gunicorn on ``port``: ``asgi`` (production: uvicorn workers serving fbservice.asgi,
-    ``threads`` = FB_WEB_THREADS) or ``wsgi`` (gthread workers serving fbservice.wsgi)."""
+    ``threads`` = FB_WEB_THREADS) or ``wsgi`` (gthread workers serving fbservice.wsgi);
+    ``nice``: its CPU niceness (a tier that yields the CPU to the others)."""
     if not os.environ.get("DATABASE_URL"):
         raise SystemExit("DATABASE_URL must be set (make bench sets it)")
     env = dict(
@@ -122,12 +125,13 @@ def start_server(
                   "--worker-connections", "20000", "--timeout", "60"]  # fmt: skip
     else:
         served = ["fbservice.wsgi", "--threads", str(threads)]
-    log = (folder / "server.log").open("wb")
+    log = (folder / log_name).open("wb")
     proc = subprocess.Popen(  # noqa: S603 - our interpreter, our arguments
         [sys.executable, "-m", "gunicorn", *served, "--bind", f"127.0.0.1:{port}",
          "--workers", str(workers), "--backlog", "4096", "--log-level", "warning",
          "--no-control-socket"],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        preexec_fn=(lambda: os.nice(nice)) if nice else None,  # noqa: PLW1509 - no threads yet
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while True:
@@ -139,7 +143,7 @@ def start_server(
         except OSError:
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
-            print((folder / "server.log").read_text(errors="replace")[-3000:])
+            print((folder / log_name).read_text(errors="replace")[-3000:])
             raise SystemExit("the server did not start")
         time.sleep(0.2)
     return proc

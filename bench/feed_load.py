@@ -231,6 +231,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--threads", type=int, default=8, help="FB_WEB_THREADS a worker")
     parser.add_argument("--ramp", type=float, default=1000.0, help="subscribers connecting/s")
+    parser.add_argument(
+        "--feed-tier",
+        type=int,
+        default=0,
+        metavar="N",
+        help="serve the subscribers from a separate feed tier of N worker processes (as a "
+        "load balancer routing the feed's paths would); 0: one tier serves everything",
+    )
+    parser.add_argument(
+        "--feed-nice", type=int, default=0, help="CPU niceness of the feed tier's processes"
+    )
     args = parser.parse_args()
 
     print(f"machine: {machine()}")
@@ -240,6 +251,11 @@ def main() -> None:
         f"{args.watched} games ({args.users} users), {args.paced} paced games, "
         f"{args.seconds:g} s a phase"
     )
+    if args.feed_tier:
+        print(
+            f"feed tier: gunicorn x{args.feed_tier} uvicorn workers of its own (nice "
+            f"{args.feed_nice}) serve the subscribers; the first serves commands and /healthz"
+        )
     seats = 3
     lobby = Lobby(seats, users=max(args.paced * seats * 2, args.users + seats))
     started = time.monotonic()
@@ -254,10 +270,18 @@ def main() -> None:
         port = free_port()
         server = start_server(port, args.workers, args.threads, Path(tmp), **SERVER_ENV)
         base = f"http://127.0.0.1:{port}"
+        feeds, feed_base = server, base
+        if args.feed_tier:
+            feed_port = free_port()
+            feeds = start_server(
+                feed_port, args.feed_tier, args.threads, Path(tmp), nice=args.feed_nice,
+                log_name="feed-server.log", **SERVER_ENV,
+            )  # fmt: skip
+            feed_base = f"http://127.0.0.1:{feed_port}"
         failures: list[str] = []
         try:
             time.sleep(2)
-            rss_before = server_rss(server)
+            rss_before = server_rss(feeds)
             base_stats, base_health = asyncio.run(
                 _paced(base, lobby, paced, args.seconds, args.think)
             )
@@ -269,7 +293,7 @@ def main() -> None:
                 for i in range(args.subscribers)
             ]  # fmt: skip
             ctx = multiprocessing.get_context("spawn")
-            child = ctx.Process(target=subscribers_process, args=(base, plan, tmp, args.ramp))
+            child = ctx.Process(target=subscribers_process, args=(feed_base, plan, tmp, args.ramp))
             child.start()
             deadline = time.monotonic() + 180
             count = 0
@@ -280,7 +304,7 @@ def main() -> None:
                     break
                 time.sleep(0.5)
             time.sleep(3)  # the last ones are in and waiting
-            rss_held = server_rss(server)
+            rss_held = server_rss(feeds)
             print(f"subscribers connected: {count}; load average {load_average()}")
             # the games go on (another stretch of the same tables)
             held_stats, held_health = asyncio.run(
@@ -293,11 +317,16 @@ def main() -> None:
             received = json.loads(Path(tmp, "received.json").read_text())
         finally:
             stop_server(server)
+            if feeds is not server:
+                stop_server(feeds)
             drop_queue(os.environ.get("CELERY_BROKER_URL", ""))
-            log = (Path(tmp) / "server.log").read_text(errors="replace")
-            Path("/tmp/fb-bench-feed-server.log").write_text(log)  # noqa: S108 - for reading after
-            if "Traceback" in log or "WORKER TIMEOUT" in log:
-                print(log[-3000:])
+            for name in ("server.log", "feed-server.log"):
+                if not (Path(tmp) / name).exists():
+                    continue
+                log = (Path(tmp) / name).read_text(errors="replace")
+                Path(f"/tmp/fb-bench-feed-{name}").write_text(log)  # noqa: S108 - read after
+                if "Traceback" in log or "WORKER TIMEOUT" in log:
+                    print(log[-3000:])
     # delivery latency and completeness, per subscriber
     stamps: dict[tuple[str, int], float] = {}
     for stream_id, seq, at in StoredEvent.objects.filter(

@@ -53,9 +53,12 @@ async def listen(
     on_listening: Callable[[], Awaitable[None]],
     *,
     params: dict[str, Any] | None = None,
+    on_lost: Callable[[], None] | None = None,
 ) -> None:
     """LISTEN until cancelled: ``on_append(stream id, seq)`` for every announcement (on the
-    event loop; it must not block), ``on_listening()`` after every successful (re)connect."""
+    event loop; it must not block), ``on_listening()`` after every successful (re)connect,
+    ``on_lost()`` as soon as the connection failed (announcements may be missed from then
+    until ``on_listening``)."""
     attempt = 0
     while True:
         try:
@@ -78,6 +81,8 @@ async def listen(
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # any failure: wait a little and listen again
+            if on_lost is not None:
+                on_lost()
             delay = RETRY_SECONDS[min(attempt, len(RETRY_SECONDS) - 1)]
             attempt += 1
             log.warning("event listener lost (%s); reconnecting in %.1f s", exc, delay)

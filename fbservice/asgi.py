@@ -15,6 +15,9 @@ Requests are split by the kind of view their URL resolves to:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
 import os
 from typing import Any
 
@@ -28,26 +31,96 @@ django.setup(set_prefix=False)
 
 from a2wsgi import WSGIMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.core.handlers.asgi import ASGIHandler  # noqa: E402
+from django.core import signals  # noqa: E402
+from django.core.exceptions import RequestAborted  # noqa: E402
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
-from django.urls import Resolver404, resolve  # noqa: E402
+from django.http import HttpRequest, HttpResponseBase  # noqa: E402
+from django.urls import Resolver404, ResolverMatch, resolve, set_script_prefix  # noqa: E402
 
 from api.feed.middleware import FEED_MIDDLEWARE  # noqa: E402
 from fbservice.startup import freeze_loaded_objects  # noqa: E402
 
 
+@functools.lru_cache(maxsize=20_000)
+def _match(path: str) -> ResolverMatch | None:
+    """What ``path`` resolves to (None: nothing). URL resolution walks every pattern; a
+    long-poll comes back to the same path many times, so each path is resolved once."""
+    try:
+        return resolve(path)
+    except Resolver404:
+        return None
+
+
 class FeedHandler(ASGIHandler):
-    """Django's ASGI handler with the feed's own middleware (``api.feed.middleware``:
-    the hooks the feed needs, run on the event loop) instead of ``settings.MIDDLEWARE``,
-    and without a thread of its own per request: Django's handler runs each request in a
-    ``ThreadSensitiveContext``, whose thread (made for the request signals' receivers)
-    lives as long as the request, so an open feed would hold an idle thread after all.
-    Here those receivers run on asgiref's one shared thread, a moment each."""
+    """Django's ASGI handler for the feed's async views, made to cost no thread:
+
+    - the feed's own middleware (``api.feed.middleware``: the hooks it needs, run on the
+      event loop) instead of ``settings.MIDDLEWARE``;
+    - no ``ThreadSensitiveContext`` per request (its thread would live as long as the
+      request: an open feed would hold an idle thread after all);
+    - the ``request_started`` / ``request_finished`` signals (sent by closing the
+      response) are sent on the loop, not in asgiref's one shared thread: their
+      receivers (``reset_queries``, ``close_old_connections``, ``close_caches``) tend the
+      connections of the thread they run in, and the loop holds none (a feed's database
+      work runs in ``api.feed.dbthreads``, which tends its own), so each is a moment's
+      work; two hops per request to that one thread became a queue under thousands of
+      reconnecting long-polls;
+    - URL resolution once per path (``_match``).
+    """
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             raise ValueError(f"FeedHandler serves HTTP only, not {scope['type']!r}")
         await self.handle(scope, receive, send)
+
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Django's ``ASGIHandler.handle`` (5.2) without the signals and thread hops."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, body_file)
+        if request is None:
+            assert error_response is not None  # noqa: S101 - create_request gives one
+            body_file.close()
+            await self.send_response(error_response, send)
+            error_response.close()
+            return
+
+        async def process_request() -> HttpResponseBase:
+            response = await self.run_get_response(request)
+            with contextlib.suppress(asyncio.CancelledError):  # the client went away
+                await self.send_response(response, send)
+            return response
+
+        tasks = [
+            asyncio.create_task(self.listen_for_disconnect(receive)),
+            asyncio.create_task(process_request()),
+        ]
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in tasks:
+            if task.done():
+                with contextlib.suppress(RequestAborted, asyncio.CancelledError):
+                    task.result()
+            else:
+                task.cancel()  # the view handles its cancellation
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if tasks[1].cancelled() or tasks[1].exception() is not None:
+            signals.request_finished.send(sender=self.__class__)
+        elif (response := tasks[1].result()) is not None:
+            response.close()  # sends request_finished
+        body_file.close()
+
+    def resolve_request(self, request: HttpRequest) -> ResolverMatch:
+        match = _match(request.path_info)
+        if match is None:
+            raise Resolver404({"path": request.path_info})
+        request.resolver_match = match
+        return match
 
     def load_middleware(self, is_async: bool = False) -> None:
         configured = settings.MIDDLEWARE
@@ -64,10 +137,8 @@ sync_app = WSGIMiddleware(get_wsgi_application(), workers=settings.FB_WEB_THREAD
 
 def is_async_route(path: str) -> bool:
     """Whether ``path`` resolves to an async view (served on the event loop)."""
-    try:
-        return iscoroutinefunction(resolve(path).func)
-    except Resolver404:
-        return False
+    match = _match(path)
+    return match is not None and iscoroutinefunction(match.func)
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

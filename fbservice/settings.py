@@ -321,6 +321,10 @@ FB_SSE_HEARTBEAT = envint("FB_SSE_HEARTBEAT", 15)
 # connections (long-polls and streams) one user may hold in one process and one process may
 # hold in all, and the event-loop lag past which a process sheds streams (see api.feed.limits).
 FB_FEED_DB_THREADS = envint("FB_FEED_DB_THREADS", 8)
+# Seconds a feed process remembers which user a token is and its access to a game, so a
+# long-poll that comes back is answered without a database thread (api/feed/recent.py): a
+# revoked token still reopens feeds for up to this long. 0: always sign in afresh.
+FB_FEED_RECENT_SECONDS = envint("FB_FEED_RECENT_SECONDS", 30)
 # Threads of a web process (fbservice/asgi.py) that serve everything but the feed's waiting
 # routes: commands, reads, pages; each keeps its own database connection.
 FB_WEB_THREADS = envint("FB_WEB_THREADS", 16)

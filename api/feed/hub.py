@@ -10,41 +10,34 @@ Announcements heard while a read is under way make the hub read again when it is
 so bursts cost one read each, not one per event. After the listener (re)connects, the
 streams that moved while it was deaf are found with one query and read as above: a lost
 notification costs a catch-up read, never a missed event.
+
+The hub also remembers each stream's latest batch for ``KEEP_SECONDS`` after its last
+subscriber left, and keeps following the stream's announcements meanwhile: a long-poll
+that comes back for the next events (the usual case) is answered from memory, with no
+database read, as long as the listener has heard every announcement since that batch was
+read (``remembered``). Any doubt (the listener lost its connection, the batch is older
+than an announcement, it does not reach back to the caller's seq) means a read.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from django.db import connection
-
 from api.feed.dbthreads import DatabaseThreads
-from events import notify
+from games import feed
+from games.feed import FeedRow
 
 log = logging.getLogger(__name__)
 
 BATCH = 500  # events one read fetches for a stream
-
-
-@dataclass(frozen=True)
-class FeedRow:
-    """What the feed shows of a stored event (``api.viewers.event_document`` reads these
-    fields): read raw, without building a model instance per event."""
-
-    seq: int
-    type: str
-    schema_version: int
-    payload: dict[str, Any]
-    actor: str
-    recorded_at: datetime
+KEEP_SECONDS = 30.0  # how long a stream nobody waits on stays followed and remembered
 
 
 @dataclass
@@ -60,54 +53,17 @@ class Batch:
     documents: dict[Any, list[dict[str, Any]]] = field(default_factory=dict)
     messages: dict[int, str] = field(default_factory=dict)
 
-
-# The table's status, the stream's latest seq and the events after a seq, in one statement.
-_BATCH = """
-SELECT t.status, (SELECT max(seq) FROM events_storedevent WHERE stream_id = t.id),
-       e.seq, e.type, e.schema_version, e.payload, e.actor, e.recorded_at
-FROM games_table t
-LEFT JOIN LATERAL (
-    SELECT seq, type, schema_version, payload, actor, recorded_at FROM events_storedevent
-    WHERE stream_id = t.id AND seq > %s ORDER BY seq LIMIT %s
-) e ON true
-WHERE t.id = %s
-ORDER BY e.seq
-"""
+    @property
+    def complete(self) -> bool:
+        """The rows reach the stream's latest seq (the read was not cut at its limit)."""
+        return self.version <= (self.rows[-1].seq if self.rows else self.since)
 
 
 def read_batch(stream_id: uuid.UUID, since: int, limit: int = BATCH) -> Batch:
     """(In a database thread.) The events after ``since`` (at most ``limit``), the
     stream's latest seq and whether the game has finished: one query."""
-    with connection.cursor() as cursor:
-        cursor.execute(_BATCH, [since, limit, stream_id])
-        found = cursor.fetchall()
-    if not found:
-        return Batch(since, [], 0, False)
-    rows = [
-        FeedRow(
-            seq,
-            kind,
-            schema_version,
-            json.loads(payload) if isinstance(payload, str) else payload,
-            actor,
-            at,
-        )
-        for _, _, seq, kind, schema_version, payload, actor, at in found
-        if seq is not None
-    ]
-    status, version = found[0][0], found[0][1] or 0
-    return Batch(since, rows, max(version, rows[-1].seq if rows else 0), status == "finished")
-
-
-def versions_of(stream_ids: list[uuid.UUID]) -> dict[uuid.UUID, int]:
-    """(In a database thread.) The latest seq of each stream, in one query."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT stream_id, max(seq) FROM events_storedevent "
-            "WHERE stream_id = ANY(%s) GROUP BY stream_id",
-            [stream_ids],
-        )
-        return {stream: int(seq) for stream, seq in cursor.fetchall()}
+    read = feed.read_stream(stream_id, since, limit)
+    return Batch(since, read.rows, read.version, read.finished)
 
 
 class Subscription:
@@ -149,6 +105,10 @@ class _Stream:
         self.version = 0  # the latest seq announced or read
         self.reading = False
         self.again = False  # an announcement came during the read
+        # the latest complete batch read, and the listener's epoch when it was read
+        self.last: Batch | None = None
+        self.last_epoch = -1
+        self.idle_since: float | None = None  # when its last subscriber left
 
 
 class Hub:
@@ -159,6 +119,10 @@ class Hub:
         self._streams: dict[uuid.UUID, _Stream] = {}
         self._listener: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
+        # Bumped whenever the listener may have missed an announcement (lost, reconnected):
+        # a batch remembered under an older epoch is never trusted.
+        self._epoch = 0
+        self._pruned = time.monotonic()
 
     @property
     def subscribers(self) -> int:
@@ -167,7 +131,8 @@ class Hub:
     def start(self) -> None:
         if self._listener is None:
             self._listener = asyncio.get_running_loop().create_task(
-                notify.listen(self.announced, self._caught_up), name="feed-listener"
+                feed.listen(self.announced, self._caught_up, on_lost=self._lost),
+                name="feed-listener",
             )
 
     async def stop(self) -> None:
@@ -181,14 +146,60 @@ class Hub:
     def subscribe(self, stream_id: uuid.UUID, after: int | None = None) -> Iterator[Subscription]:
         """Register before reading what the client has missed: an append that commits
         after the registration is announced to it, one that committed before is read."""
+        self._prune()
         subscription = Subscription(self, stream_id, after)
         stream = self._streams.setdefault(stream_id, _Stream())
         stream.subscribers.add(subscription)
+        stream.idle_since = None
         try:
             yield subscription
         finally:
             stream.subscribers.discard(subscription)
-            if not stream.subscribers and self._streams.get(stream_id) is stream:
+            if not stream.subscribers:
+                stream.idle_since = time.monotonic()
+
+    def remembered(self, stream_id: uuid.UUID, after: int) -> Batch | None:
+        """The stream's latest batch if it holds everything after ``after`` the stream had
+        when the listener last heard of it; None if only a read can tell."""
+        stream = self._streams.get(stream_id)
+        if stream is None or stream.last is None or not self.listening.is_set():
+            return None
+        batch = stream.last
+        if (
+            stream.last_epoch != self._epoch
+            or batch.version < stream.version
+            or not batch.since <= after
+        ):
+            return None
+        return batch
+
+    def remember(self, stream_id: uuid.UUID, batch: Batch, epoch: int) -> None:
+        """Keep ``batch`` (read by a subscriber of the stream that subscribed at ``epoch``)
+        as the stream's latest, if it is complete and no older than what is known."""
+        stream = self._streams.get(stream_id)
+        if stream is None or epoch != self._epoch or not batch.complete:
+            return
+        if stream.last is not None and stream.last.version > batch.version:
+            return
+        stream.version = max(stream.version, batch.version)
+        stream.last, stream.last_epoch = batch, epoch
+
+    @property
+    def epoch(self) -> int:
+        return self._epoch
+
+    def _prune(self) -> None:
+        now = time.monotonic()
+        if now - self._pruned < 1.0:
+            return
+        self._pruned = now
+        for stream_id, stream in list(self._streams.items()):
+            if (
+                not stream.subscribers
+                and not stream.reading
+                and stream.idle_since is not None
+                and now - stream.idle_since > KEEP_SECONDS
+            ):
                 del self._streams[stream_id]
 
     def announced(self, stream_id: uuid.UUID, seq: int) -> None:
@@ -196,7 +207,13 @@ class Hub:
         if stream is None:
             return  # nobody here waits on it
         stream.version = max(stream.version, seq)
-        self._read_soon(stream_id, stream)
+        if stream.subscribers:
+            self._read_soon(stream_id, stream)
+        # else: the remembered batch is now older than the stream (``remembered`` says so)
+
+    def _lost(self) -> None:
+        self.listening.clear()
+        self._epoch += 1
 
     def _read_soon(self, stream_id: uuid.UUID, stream: _Stream) -> None:
         if stream.reading:
@@ -209,6 +226,7 @@ class Hub:
         try:
             while stream.subscribers:
                 stream.again = False
+                epoch = self._epoch
                 known = [s.after for s in stream.subscribers if s.after is not None]
                 since = min(known, default=stream.version)
                 try:
@@ -219,6 +237,8 @@ class Hub:
                     stream.again = True
                     continue
                 stream.version = max(stream.version, batch.version)
+                if epoch == self._epoch and batch.complete:
+                    stream.last, stream.last_epoch = batch, epoch
                 for subscription in list(stream.subscribers):
                     subscription.deliver(batch)
                 if not stream.again:
@@ -227,10 +247,14 @@ class Hub:
             stream.reading = False
 
     async def _caught_up(self) -> None:
-        """After (re)connecting: read every watched stream that moved meanwhile."""
+        """After (re)connecting: read every watched stream that moved meanwhile. Nothing
+        remembered from before is trusted (the epoch moves on)."""
+        self._epoch += 1
+        for idle in [k for k, s in self._streams.items() if not s.subscribers]:
+            del self._streams[idle]
         watched = list(self._streams)
         if watched:
-            versions = await self.threads.run(versions_of, watched)
+            versions = await self.threads.run(feed.latest_seqs, watched)
             for stream_id, version in versions.items():
                 stream = self._streams.get(stream_id)
                 if stream is not None and any(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -36,6 +37,7 @@ from api.errors import ApiError, exception_handler
 from api.feed.dbthreads import DatabaseThreads
 from api.feed.hub import Batch, Hub, read_batch
 from api.feed.limits import Limits
+from api.feed.recent import Recent
 from api.serializers import FeedQuerySerializer, StreamQuerySerializer
 from api.viewers import Access, access_for, events_document, parse_game_id, refreshed
 from games.models import Table
@@ -104,6 +106,7 @@ class _LoopState:
     loop: asyncio.AbstractEventLoop
     hub: Hub
     limits: Limits
+    recent: Recent
 
 
 _states: dict[int, _LoopState] = {}
@@ -117,7 +120,9 @@ def state() -> _LoopState:
     if found is None or found.loop is not loop:
         for key in [k for k, s in _states.items() if s.loop.is_closed()]:
             del _states[key]
-        found = _states[id(loop)] = _LoopState(loop, Hub(threads()), Limits())
+        found = _states[id(loop)] = _LoopState(
+            loop, Hub(threads()), Limits(), Recent(settings.FB_FEED_RECENT_SECONDS)
+        )
     return found
 
 
@@ -141,12 +146,8 @@ def _signed_in(request: HttpRequest) -> AbstractBaseUser:
     return user  # type: ignore[no-any-return]
 
 
-def open_feed(
-    request: HttpRequest, game_id: str, query_class: type[Serializer[Any]], *, read: bool = True
-) -> Opened:
-    """Sign in, parse the query, check access, close an overdue window (as any read
-    does) and read what the caller has missed: one unit of database work."""
-    user = _signed_in(request)
+def parsed_query(request: HttpRequest, query_class: type[Serializer[Any]]) -> dict[str, Any]:
+    """The query (``after`` taken from ``Last-Event-ID`` on a stream that resumes)."""
     query = query_class(data=request.GET)
     query.is_valid(raise_exception=True)
     data = dict(query.validated_data)
@@ -155,6 +156,16 @@ def open_feed(
         if not last_id.isdigit() or len(last_id) > 12:
             raise ApiError("invalid", fields={"Last-Event-ID": ["A sequence number."]})
         data["after"] = int(last_id)
+    return data
+
+
+def open_feed(
+    request: HttpRequest, game_id: str, query_class: type[Serializer[Any]], *, read: bool = True
+) -> Opened:
+    """Sign in, parse the query, check access, close an overdue window (as any read
+    does) and read what the caller has missed: one unit of database work."""
+    user = _signed_in(request)
+    data = parsed_query(request, query_class)
     # The table's status is not re-read here: the game is loaded next, and ``refreshed``
     # re-reads the table if the game has ended.
     access = access_for(parse_game_id(game_id), user, state_follows=True)
@@ -190,8 +201,38 @@ def visible_documents(access: Access, batch: Batch, after: int) -> list[dict[str
 
 
 async def _catch_up(access: Access, after: int) -> tuple[Access, Batch]:
-    batch = await threads().run(read_batch, access.table.id, after)
+    """What the viewer has missed after ``after``: remembered by the hub, or read."""
+    hub = state().hub
+    batch = hub.remembered(access.table.id, after)
+    if batch is None:
+        epoch = hub.epoch
+        batch = await threads().run(read_batch, access.table.id, after)
+        hub.remember(access.table.id, batch, epoch)
     return _as_of(access, batch), batch
+
+
+async def opened_feed(
+    request: HttpRequest, game_id: str, query_class: type[Serializer[Any]], *, read: bool = True
+) -> Opened:
+    """``open_feed``, skipped when this loop saw the same caller at the same game seconds
+    ago and (``read``) the hub remembers everything after the caller's seq: a long-poll
+    coming back for more costs no database thread (``api.feed.recent``)."""
+    local = state()
+    stream_id = parse_game_id(game_id)
+    access = local.recent.access(request, stream_id)
+    if access is not None:
+        data = parsed_query(request, query_class)
+        if not read:
+            return Opened(access, int(access.user.pk), data, None)
+        batch = local.hub.remembered(stream_id, data["after"])
+        if batch is not None:
+            return Opened(_as_of(access, batch), int(access.user.pk), data, batch)
+    epoch = local.hub.epoch
+    opened = await threads().run(open_feed, request, game_id, query_class, read=read)
+    local.recent.remember(request, opened.access)
+    if opened.batch is not None:
+        local.hub.remember(stream_id, opened.batch, epoch)
+    return opened
 
 
 # --- errors --------------------------------------------------------------------------------
@@ -231,6 +272,14 @@ def error_response(request: HttpRequest, exc: Exception) -> HttpResponse:
 
 # --- long-poll -----------------------------------------------------------------------------
 
+SPREAD_FROM = 10.0  # seconds: shorter waits are kept exactly
+
+
+def spread(wait: float) -> float:
+    """A long wait ends at a random point of its last fifth: clients that all connected
+    at once (a deploy, a network blip) do not all come back at once, every time."""
+    return wait if wait < SPREAD_FROM else wait * random.uniform(0.8, 1.0)  # noqa: S311
+
 
 async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
     """``GET /api/v1/games/<id>/events?after=&wait=&limit=`` (see ``FeedView``)."""
@@ -239,7 +288,7 @@ async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
         local.limits.check_capacity()  # before any database work: shed load cheaply
         # Subscribed before the first read: an append committed after that read wakes it.
         with local.hub.subscribe(parse_game_id(game_id)) as subscription:
-            opened = await threads().run(open_feed, request, game_id, FeedQuerySerializer)
+            opened = await opened_feed(request, game_id, FeedQuerySerializer)
             after, wait, limit = (opened.query[k] for k in ("after", "wait", "limit"))
             access, batch = opened.access, opened.batch
             assert batch is not None  # noqa: S101 - read=True
@@ -247,7 +296,7 @@ async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
             found = visible_documents(access, batch, after)
             with local.limits.slot(opened.user_id) as slot:
                 slot.wakers.append(subscription.interrupt)
-                until = time.monotonic() + wait
+                until = time.monotonic() + spread(wait)
                 while not found and not slot.shed.is_set():
                     remaining = until - time.monotonic()
                     if remaining <= 0:
@@ -287,7 +336,7 @@ def message(document: dict[str, Any]) -> str:
 async def feed_stream(request: HttpRequest, game_id: str) -> HttpResponse:
     """``GET /api/v1/games/<id>/events/stream`` (see ``FeedStreamView``)."""
     try:
-        opened = await threads().run(open_feed, request, game_id, StreamQuerySerializer, read=False)
+        opened = await opened_feed(request, game_id, StreamQuerySerializer, read=False)
         state().limits.check(opened.user_id)
     except Exception as exc:
         return error_response(request, exc)

@@ -17,4 +17,6 @@ def feed_server(webs, request: pytest.FixtureRequest) -> Iterator[Web]:
     env = dict(FEED_ENV)
     if request.node.name.startswith("test_300"):
         env["FB_FEED_MAX_PER_USER"] = "400"
+    if "revoked" in request.node.name:
+        env["FB_FEED_RECENT_SECONDS"] = "2"
     yield webs(**env)

@@ -21,6 +21,7 @@ import requests
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.test import Client
+from rest_framework.authtoken.models import Token
 
 from events.models import StoredEvent
 from events.notify import CHANNEL, connection_params
@@ -228,6 +229,21 @@ def test_the_listener_recovers_from_a_lost_connection(feed_server) -> None:
     waiter.join(timeout=30)
     events = answer["r"].json()["events"]
     assert [e["seq"] for e in events] == list(range(version + 1, last + 1))
+
+
+def test_a_revoked_token_reopens_no_feed_once_the_remembered_seconds_pass(feed_server) -> None:
+    """A feed process remembers a token's user for FB_FEED_RECENT_SECONDS (2 here) so a
+    long-poll that comes back needs no database; a deleted token is refused after that."""
+    game_id, version = started_game()
+    headers = token_headers("bob")
+    url = f"{feed_server.url}/api/v1/games/{game_id}/events"
+    first = requests.get(url, params={"after": version, "wait": 0}, headers=headers, timeout=30)
+    assert first.status_code == 200, first.text
+    Token.objects.filter(user__username="bob").delete()
+    time.sleep(2.5)
+    again = requests.get(url, params={"after": version, "wait": 0}, headers=headers, timeout=30)
+    assert again.status_code == 401, again.text
+    assert again.json()["code"] in ("not_authenticated", "authentication_failed")
 
 
 def test_feed_errors_use_the_envelope(feed_server) -> None:
