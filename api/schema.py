@@ -22,8 +22,10 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from api import contract
 from api.errors import ALL_CODES, RULE_CODES, status_of
+from games.registry import CONTRACTS
+
+contract = CONTRACTS["family_business"]  # Family Business's typed commands and events
 
 _REASONS = {
     400: "Bad request",

@@ -13,14 +13,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api import usernames
-from games.family_business import CARD_KIND
-from games.family_business.cards import ACTION_CARDS
+from games.core import RuleViolation
 from games.models import Table
-from games.registry import game_names
+from games.registry import game_names, get_game
 
-CARD_IDS = sorted(CARD_KIND)  # c01..c56 and the ability cards a01..a10
-BASE_CARD_IDS = frozenset(ACTION_CARDS)
-BOT_KINDS = ["heuristic", "random"]
+# every registered game's bot kinds (the lobby checks the table's game has the one asked)
+BOT_KINDS = sorted({kind for name in game_names() for kind in get_game(name).bot_kinds})
 MAX_VERSION = 2**31 - 1  # a version is a seq: PostgreSQL integer columns
 
 
@@ -163,9 +161,9 @@ class TableCreateSerializer(StrictSerializer):
     )
     seed = StrictCharField(max_length=128, required=False, help_text="Sandbox tables only (staff).")
     stacked_deck = serializers.ListField(
-        child=serializers.ChoiceField(choices=CARD_IDS),
+        child=StrictCharField(max_length=8),
         required=False,
-        max_length=len(CARD_IDS),
+        max_length=100,
         help_text="Sandbox tables only (staff): card ids put on top of the deck, in order "
         "(ability cards a01..a10 only on advanced tables).",
     )
@@ -176,13 +174,6 @@ class TableCreateSerializer(StrictSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)
-        deck = attrs.get("stacked_deck") or []
-        if len(set(deck)) != len(deck):
-            raise serializers.ValidationError({"stacked_deck": ["Each card at most once."]})
-        if not attrs.get("advanced") and any(card not in BASE_CARD_IDS for card in deck):
-            raise serializers.ValidationError(
-                {"stacked_deck": ["Ability cards (a01..a10) need an advanced table."]}
-            )
         position = attrs.get("position")
         if position is not None and position >= attrs["seats"]:
             raise serializers.ValidationError({"position": ["No such seat at this table."]})
@@ -195,7 +186,22 @@ class TableCreateSerializer(StrictSerializer):
             return attrs
         if "options" not in attrs:
             attrs.setdefault("reaction_seconds", settings.FB_REACTION_SECONDS)
+        _game_checks_options(attrs)
         return attrs
+
+
+def _game_checks_options(attrs: dict[str, Any]) -> None:
+    """The game validates its options; a refusal names the field, like any bad field."""
+    given = dict(attrs.get("options") or {})
+    given.update({name: attrs[name] for name in FB_OPTION_FIELDS if name in attrs})
+    sandbox = attrs.get("mode") == Table.Mode.SANDBOX
+    try:
+        get_game(attrs["game"]).validate_options(given, attrs["seats"], sandbox=sandbox)
+    except RuleViolation as exc:
+        field = str(exc.data.get("field", "options"))
+        if field == "seed" or not sandbox and field == "stacked_deck":
+            return  # a sandbox-only option: the lobby's bad_options says so, as before
+        raise serializers.ValidationError({field: [exc.message]}) from None
 
 
 class JoinSerializer(StrictSerializer):
