@@ -34,6 +34,7 @@ __all__ = [
     "seat_of",
     "stream_version",
     "table_detail",
+    "table_game",
     "tables_open",
     "tables_of_user",
     "undo_available",
@@ -356,3 +357,12 @@ def undo_available(
     if seat is None:
         return False
     return undo_check(table, seat=seat, version=version, over=over, last=last)[1] is None
+
+
+def table_game(table_id: uuid.UUID) -> str | None:
+    """The game a table plays (its registry name), or None when there is no such table:
+    what the web pages dispatch on."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT game FROM games_table WHERE id = %s", [table_id])
+        row = cursor.fetchone()
+    return None if row is None else str(row[0])
