@@ -57,7 +57,7 @@ def table_detail(table_id: uuid.UUID, *, recheck: bool = True) -> Table:
     status re-read, one small query, until it is finished; otherwise one query.
 
     ``recheck=False``: the caller loads the game next and re-reads the table if the game is
-    over (``api.viewers.refreshed``), so a cached started table's status is not re-read: a
+    over (``games.reads.refreshed``), so a cached started table's status is not re-read: a
     table finishes only in the statement that appends its game's last event."""
     try:
         key = table_id if isinstance(table_id, uuid.UUID) else uuid.UUID(str(table_id))

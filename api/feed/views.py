@@ -4,7 +4,7 @@ A request signs in, checks its access and reads what it has missed in one of the
 database threads (``api.feed.dbthreads``); then it waits on this process's hub
 (``api.feed.hub``) holding no thread and no database connection. When the game's stream
 moves, the hub reads the new events once and every subscriber of that game redacts them
-for its own viewer with the engine's projection (``api.viewers.events_document``), exactly
+for its own viewer with the engine's projection (``games.reads.events_document``), exactly
 as every other read does.
 
 DRF views are synchronous, so these are plain Django async views; ``FeedView`` and
@@ -39,8 +39,8 @@ from api.feed.hub import Batch, Hub, read_batch
 from api.feed.limits import Limits
 from api.feed.recent import Recent
 from api.serializers import FeedQuerySerializer, StreamQuerySerializer
-from api.viewers import Access, access_for, events_document, parse_game_id, refreshed
 from games.models import Table
+from games.reads import Access, access_for, events_document, parse_game_id, refreshed
 from games.service import clock_ms, game_read
 
 # --- routing --------------------------------------------------------------------------------

@@ -33,15 +33,18 @@ def _service_bot(kind: str) -> Any:
 
 
 class FamilyBusiness:
-    name = "family_business"
-    title = "Family Business"
-    rules_version = RULES_VERSION
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    bot_kinds = ("random", "heuristic")
-    timeout_policies = TIMEOUT_POLICIES
+    name: str = "family_business"
+    title: str = "Family Business"
+    rules_version: int = RULES_VERSION
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
+    bot_kinds: tuple[str, ...] = ("random", "heuristic")
+    timeout_policies: tuple[str, ...] = TIMEOUT_POLICIES
     error_codes: Mapping[str, str] = errors.CODES
-    window_closers = (("CounterPlayed", "winning_seq"), ("WindowClosed", "closed_seq"))
+    window_closers: tuple[tuple[str, str], ...] = (
+        ("CounterPlayed", "winning_seq"),
+        ("WindowClosed", "closed_seq"),
+    )
 
     def http_status(self, code: str) -> int:
         return errors.http_status(code)
