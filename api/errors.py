@@ -164,7 +164,11 @@ def _classify(exc: Exception) -> tuple[str, str, dict[str, Any]]:
     if isinstance(exc, exceptions.AuthenticationFailed):
         return "authentication_failed", str(exc.detail), {}
     if isinstance(exc, exceptions.Throttled):
-        return "rate_limited", API_CODES["rate_limited"], {"retry_after": exc.wait}
+        return (
+            "rate_limited",
+            API_CODES["rate_limited"],
+            {"retry_after": getattr(exc, "wait", None)},
+        )
     if isinstance(exc, exceptions.PermissionDenied):
         message = str(exc.detail)
         if message.startswith("CSRF Failed"):

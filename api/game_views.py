@@ -55,7 +55,9 @@ def _actor(request: Request) -> str:
     return f"user:{request.user.pk}"
 
 
-def _execute(request: Request, access: Access, command: dict[str, Any], key: uuid.UUID, **kw: Any):
+def _execute(
+    request: Request, access: Access, command: dict[str, Any], key: uuid.UUID, **kw: Any
+) -> CommandOutcome:
     return game_command_execute(
         game_id=access.table.id,
         seat=access.require_seat(),

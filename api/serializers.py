@@ -4,11 +4,12 @@ number, ``1`` is not a boolean) and unknown fields are refused, so client bugs s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Field
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -20,6 +21,11 @@ from games.registry import game_names, get_game
 # every registered game's bot kinds (the lobby checks the table's game has the one asked)
 BOT_KINDS = sorted({kind for name in game_names() for kind in get_game(name).bot_kinds})
 MAX_VERSION = 2**31 - 1  # a version is a seq: PostgreSQL integer columns
+
+if TYPE_CHECKING:  # the stubs' Serializer is generic in what it validates
+    Serializer = serializers.Serializer[Any]
+else:
+    Serializer = serializers.Serializer
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -52,7 +58,7 @@ class StrictCharField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
-class StrictSerializer(serializers.Serializer):
+class StrictSerializer(Serializer):
     """Unknown fields are refused (400 `invalid`, naming them in `extra.fields`)."""
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -74,7 +80,7 @@ class CredentialsSerializer(StrictSerializer):
 class RegisterSerializer(CredentialsSerializer):
     def validate_username(self, value: str) -> str:
         user_model = get_user_model()
-        field = user_model._meta.get_field(user_model.USERNAME_FIELD)
+        field = cast("Field[Any, Any]", user_model._meta.get_field(user_model.USERNAME_FIELD))
         try:
             field.run_validators(value)
         except DjangoValidationError as exc:
@@ -94,22 +100,22 @@ class RegisterSerializer(CredentialsSerializer):
         return attrs
 
 
-class UserSerializer(serializers.Serializer):
+class UserSerializer(Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     is_staff = serializers.BooleanField()
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(Serializer):
     token = serializers.CharField()
 
 
-class RegisteredSerializer(serializers.Serializer):
+class RegisteredSerializer(Serializer):
     token = serializers.CharField()
     user = UserSerializer()
 
 
-class SessionSerializer(serializers.Serializer):
+class SessionSerializer(Serializer):
     user = UserSerializer(allow_null=True)
     csrf_token = serializers.CharField(help_text="Send it back as the X-CSRFToken header.")
 
@@ -214,14 +220,14 @@ class AddBotSerializer(StrictSerializer):
     position = StrictIntegerField(min_value=0, max_value=5, required=False, allow_null=True)
 
 
-class QuerySerializer(serializers.Serializer):
+class QuerySerializer(Serializer):
     """A query string: a parameter given empty (``?status=``) is refused, not taken as
     absent (DRF's default for form-like input)."""
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         blank = sorted(
             name
-            for name in self.fields
+            for name in list[str](self.fields)
             if hasattr(self.initial_data, "get") and self.initial_data.get(name) == ""
         )
         if blank:

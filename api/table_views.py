@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -24,6 +25,11 @@ from games.models import Table
 from games.reads import Access, access_for, parse_game_id
 
 TABLE_ID = schema.table_id_parameter()
+
+
+def _user(request: Request) -> User:
+    """The signed-in caller (every route here needs one: ``IsAuthenticated``)."""
+    return cast(User, request.user)
 
 
 def _table(request: Request, table_id: str) -> Access:
@@ -80,9 +86,9 @@ class TableListView(ApiView):
         join = data.pop("join")
         position = data.pop("position", None)
         with transaction.atomic():
-            table = lobby.table_create(created_by=request.user, **data)
+            table = lobby.table_create(created_by=_user(request), **data)
             if join:
-                lobby.seat_join(table_id=table.id, user=request.user, position=position)
+                lobby.seat_join(table_id=table.id, user=_user(request), position=position)
         return Response(
             reads.table_detail_document(table.id, request.user),
             status=status.HTTP_201_CREATED,
@@ -118,7 +124,7 @@ class TableJoinView(ApiView):
         body.is_valid(raise_exception=True)
         lobby.seat_join(
             table_id=access.table.id,
-            user=request.user,
+            user=_user(request),
             position=body.validated_data.get("position"),
             name=body.validated_data.get("name", ""),
         )
@@ -138,7 +144,7 @@ class TableLeaveView(ApiView):
     )
     def post(self, request: Request, table_id: str) -> Response:
         access = _table(request, table_id)
-        lobby.seat_leave(table_id=access.table.id, user=request.user)
+        lobby.seat_leave(table_id=access.table.id, user=_user(request))
         return Response(_fresh(access, request))
 
 

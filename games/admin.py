@@ -8,7 +8,7 @@ change only through commands."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
@@ -20,8 +20,15 @@ from events.models import CommandRecord, StoredEvent
 from games.models import Seat, Table
 from games.registry import get_game
 
+if TYPE_CHECKING:  # the stubs' admin classes are generic in their model
+    ModelAdmin = admin.ModelAdmin[Any]
+    TabularInline = admin.TabularInline[Any, Any]
+else:
+    ModelAdmin = admin.ModelAdmin
+    TabularInline = admin.TabularInline
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+
+class ReadOnlyAdmin(ModelAdmin):
     """View only: the event store is append-only and tables follow their games."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -34,7 +41,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(TabularInline):
     model = Seat
     fields = ("position", "user", "bot", "name", "joined_at")
     readonly_fields = fields
@@ -82,11 +89,12 @@ class TableAdmin(ReadOnlyAdmin):
     list_select_related = ("created_by",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
-        return (
+        tables: QuerySet[Table] = (
             super()
             .get_queryset(request)
             .annotate(fb_events=_stream("count"), fb_version=_stream("max"))
         )
+        return tables
 
     @admin.display(description="events", ordering="fb_events")
     def event_count(self, table: Table) -> int:

@@ -126,10 +126,10 @@ def _table_with_seats(table_id: uuid.UUID) -> Table:
             # only the name is read (Seat.display_name); other fields load on first use
             seat.user = users.from_db(connection.alias, ["id", "username"], [seat.user_id, row[-1]])
         seats.append(seat)
-    cached = table.seat_set.all()  # what prefetch_related("seat_set") leaves behind
+    cached: Any = table.seat_set.all()  # what prefetch_related("seat_set") leaves behind
     cached._result_cache = seats
     cached._prefetch_done = True
-    table._prefetched_objects_cache = {"seat_set": cached}
+    table._prefetched_objects_cache = {"seat_set": cached}  # type: ignore[attr-defined]
     return table
 
 
