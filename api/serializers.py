@@ -189,6 +189,7 @@ class TableCreateSerializer(StrictSerializer):
                 raise serializers.ValidationError(
                     {given[0]: ["A Family Business option; this game takes `options`."]}
                 )
+            _game_checks_options(attrs)
             return attrs
         if "options" not in attrs:
             attrs.setdefault("reaction_seconds", settings.FB_REACTION_SECONDS)
