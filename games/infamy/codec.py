@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
+from dataclasses import MISSING, fields, is_dataclass
 from typing import Any
 
 from .commands import (
@@ -89,6 +89,8 @@ def decode_event(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES[data["type"]]
     kwargs = {}
     for f in fields(cls):
+        if f.name not in data and f.default is not MISSING:
+            continue  # a field added later (GameStarted.salt): older records keep the default
         value = data[f.name]
         kwargs[f.name] = _tuples(value) if str(f.type).startswith("tuple") else value
     return cls(**kwargs)
