@@ -124,3 +124,13 @@ def test_the_site_serves_a_favicon_at_its_root(client):
     assert "max-age=86400" in response["Cache-Control"]
     assert client.post("/favicon.ico").status_code == 405
     assert b'rel="icon" href="/favicon.ico"' in client.get("/").content
+
+
+def test_every_card_kind_has_a_short_text_for_its_face():
+    from games.family_business.cards import KIND_INFO
+    from web.games.family_business import SHORT_TEXT, catalogue
+
+    assert set(SHORT_TEXT) == {k.value for k in KIND_INFO}
+    for kind, info in catalogue()["kinds"].items():
+        assert info["short"] == SHORT_TEXT[kind]
+        assert len(info["short"]) <= 48, kind  # a few words: it fits a phone's card
