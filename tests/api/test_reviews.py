@@ -129,9 +129,12 @@ def test_reviews_are_append_only(staff, game) -> None:
     # and the database refuses to change one behind the API's back
     for table in ("games_annotation", "games_ruling"):
         for sql in (f"UPDATE {table} SET seq = 1", f"DELETE FROM {table}"):  # noqa: S608
-            with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
-                with connection.cursor() as cursor:
-                    cursor.execute(sql)
+            with (
+                pytest.raises(DatabaseError, match="append-only"),
+                transaction.atomic(),
+                connection.cursor() as cursor,
+            ):
+                cursor.execute(sql)
     assert Annotation.objects.get().text == "first"
     assert Ruling.objects.get().reason == "Slow play warning for alice."
 
