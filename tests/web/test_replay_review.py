@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from events.models import StoredEvent
 from games.lobby import seat_add_bot, table_create, table_start
 from games.models import Annotation, Ruling
-from tests.web.conftest import shot
+from tests.web.conftest import doc_shot, shot
 from tests.web.test_play import sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -177,6 +177,8 @@ def test_a_director_reviews_a_finished_game_by_turn_jump_link_note_and_ruling(ne
     viewer.reload()
     expect(viewer.get_by_test_id("ruling")).to_contain_text("The game is void")
     shot(director, "replay-desktop")
+    director.evaluate("window.scrollTo(0, 0)")
+    doc_shot(director, "replay")
 
 
 def test_a_turn_that_does_not_exist_says_so_and_opens_at_the_end(new_page):

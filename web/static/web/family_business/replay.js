@@ -158,7 +158,7 @@ async function show(seq, { push = true } = {}) {
   });
   const t = turnAt(at);
   document.getElementById("position").textContent =
-    `${t ? `Turn ${t.turn} · ` : ""}event ${at} of ${max}`;
+    t ? `Turn ${t.turn} · event ${at} of ${max}` : `Event ${at} of ${max}`;
   const slider = document.getElementById("slider");
   slider.max = String(max);
   slider.value = String(at);
