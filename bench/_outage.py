@@ -401,12 +401,16 @@ class Rig:
 
     # -- teardown ----------------------------------------------------------------------
 
-    def stop(self) -> None:
+    def halt(self) -> None:
+        """Stop everything that plays (tables kept, processes killed): the games hold still."""
         self._stop.set()
         for thread in self._threads:
             thread.join(10)
         for proc in self.procs.values():
             proc.kill()
+
+    def stop(self) -> None:
+        self.halt()
         # the games stay (their records are evidence) but stop asking for anyone's time:
         # a later run's clock loops must not spend theirs on them
         with contextlib.suppress(Exception):
@@ -459,6 +463,7 @@ class Figures:
     verified: int = 0
     bot_moves: int = 0
     bot_times: list[float] = field(default_factory=list)  # when each bot move was recorded
+    problems: list[str] = field(default_factory=list)  # games whose record did not verify
 
     @property
     def system(self) -> list[float]:
@@ -494,7 +499,8 @@ def measure(rig: Rig, since: float, until: float, think: float) -> Figures:
     """Lateness of every deadline the system kept between ``since`` and ``until`` (epoch
     seconds) in the rig's games: window closes (recorded_at minus the window's deadline),
     turn timeouts (minus the turn's deadline), bot moves (minus the previous event's time
-    plus the think time); windows closed twice; deadlines still pending; chains verified."""
+    plus the think time); windows closed twice; deadlines still pending; chains verified
+    (after halting the rig: nothing plays any more once this returns)."""
     figures = Figures()
     ids = [t for t, _ in rig.tables]
     kinds = dict(rig.tables)
@@ -557,9 +563,14 @@ def measure(rig: Rig, since: float, until: float, think: float) -> Figures:
     figures.pending_overdue = len(pending)
     figures.stalled_games = len(late_games | pending)
     figures.games = len(ids)
+    # verified once nothing appends any more: an export read while a command appends can
+    # see its events without its command record, or the reverse
+    rig.halt()
     for table in Table.objects.filter(id__in=ids):
         report = verify_record(game_export(table))
         figures.verified += bool(report.ok)
+        if not report.ok:
+            figures.problems.append(f"{table.id}: {'; '.join(report.problems)[:600]}")
     return figures
 
 

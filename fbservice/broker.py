@@ -14,6 +14,9 @@ sweeper does their work long before), and asking it for a new pool is a connecti
 which Celery handles by reconnecting. ``install()`` makes ``redis://``, ``rediss://`` and
 ``redis+socket://`` URLs use this transport (kombu resolves transports by alias).
 tests/faults/test_broker_restart.py reproduces the crash without it.
+
+``Consumer`` (CELERY_WORKER_CONSUMER) makes a worker whose broker went away try again at
+most a second apart, instead of Celery's 2, 4, 6 ... 30 s (docs/timers.md#brokers).
 """
 
 from __future__ import annotations
