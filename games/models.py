@@ -138,6 +138,9 @@ class GameClock(models.Model):
     turn_key = models.CharField(max_length=60, blank=True)  # which turn the deadline is for
     turn_deadline_ms = models.BigIntegerField(null=True, blank=True)  # human seats only
     bot_due_ms = models.BigIntegerField(null=True, blank=True)  # a bot seat should act by
+    # A clock loop acting on this row holds it until then (games.clock_loop): a lease, so
+    # several loops never act on one row at once, and a dead loop's claim runs out.
+    claimed_until_ms = models.BigIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
