@@ -1,7 +1,7 @@
 """Reviewing finished games: annotations on positions, and tournament directors' rulings.
 
 Both are records of their own, appended beside a game and never an edit of its events (the
-database refuses UPDATE and DELETE on them, ``games/migrations/0004_reviews.py``):
+database refuses UPDATE and DELETE on them, ``games/migrations/0005_reviews.py``):
 
 - an **annotation** is a comment on a position (the game after event ``seq``), by staff on
   any started game, or by one of the game's players once it is over; staff read them at any

@@ -28,7 +28,7 @@ DROP TRIGGER IF EXISTS {table}_no_truncate ON {table};
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0003_seat_user_protect"),
+        ("games", "0004_clock_claim"),
         ("events", "0002_append_only"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
