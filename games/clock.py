@@ -29,8 +29,9 @@ Job = tuple[str, list[Any], float]  # task name, its arguments, a delay in secon
 
 
 class Scheduler(Protocol):
-    def __call__(self, name: str, args: list[Any], delay: float) -> None:
-        """Send timer ``name`` with ``args`` (after ``delay`` seconds, or at its deadline)."""
+    def __call__(self, name: str, args: list[Any], delay: float) -> object:
+        """Send timer ``name`` with ``args`` (after ``delay`` seconds, or at its deadline);
+        what it answers (whether it was sent) is the scheduler's own business."""
         ...
 
 

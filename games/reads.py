@@ -21,7 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from events.models import StoredEvent
 from events.store import UNDONE, iso
-from games import selectors
+from games import reviews, selectors
 from games.core import Game, Viewer
 from games.errors import ServiceError
 from games.models import Table
@@ -120,11 +120,28 @@ def over(loaded: LoadedGame) -> bool:
 # --- tables ------------------------------------------------------------------------------
 
 
+_LOOK_UP: Any = object()
+
+
 def table_document(
-    table: Table, user: AbstractBaseUser | AnonymousUser, winners: list[int] | None = None
+    table: Table,
+    user: AbstractBaseUser | AnonymousUser,
+    winners: list[int] | None = None,
+    decided: reviews.Decided | None = _LOOK_UP,
 ) -> dict[str, Any]:
     """A table as anyone signed in may see it: never its seed or stacked deck. ``winners``:
-    the winning seats once the game is over (``selectors.winners_of``, or the state's)."""
+    the winning seats once the game is over (``selectors.winners_of``, or the state's),
+    unless a ruling decided the result (``decided``: looked up for a finished table when
+    not given; ``games.reviews``): then its winners (none for a voided game)."""
+    result = None
+    if table.status == Table.Status.FINISHED:
+        if decided is _LOOK_UP:
+            decided = reviews.decided_result(table)
+        if decided is not None:
+            winners = decided.winners
+            result = decided.document()
+        else:
+            result = {"decided_by": "play", "ruling": None, "kind": "play"}
     return {
         "id": str(table.id),
         "game": table.game,
@@ -151,6 +168,7 @@ def table_document(
         "started_at": iso(table.started_at) if table.started_at else None,
         "your_seat": selectors.seat_of(table, user),
         "winners": winners,
+        "result": result,
     }
 
 
@@ -384,7 +402,8 @@ def tables_document(
     else:
         tables = selectors.tables_open(limit=limit)
     found = selectors.winners_of(tables)
-    return {"tables": [table_document(t, user, found.get(t.id)) for t in tables]}
+    decided = reviews.decided_results([t.id for t in tables if t.status == Table.Status.FINISHED])
+    return {"tables": [table_document(t, user, found.get(t.id), decided.get(t.id)) for t in tables]}
 
 
 def started_document(table_id: uuid.UUID, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:

@@ -216,6 +216,7 @@ API_MAY_IMPORT = {
     "games.lobby",
     "games.reads",
     "games.feed",
+    "games.reviews",
     "games.models",
 }
 
