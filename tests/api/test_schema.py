@@ -35,6 +35,7 @@ ROUTES = {
     "/api/v1/games/{game_id}/replay": {"get"},
     "/api/v1/games/{game_id}/audit": {"get"},
     "/api/v1/games/{game_id}/export": {"get"},
+    "/api/v1/games/{game_id}/standing": {"get", "patch"},
     "/healthz": {"get"},
 }
 
