@@ -245,9 +245,10 @@ def event_document(
 
 
 def event_origin(access: Access, row: StoredEvent | FeedRow, *, revealed: bool) -> str | None:
-    """ "timeout" when the system played for a seat whose turn ran out (public: the turn
-    clock is); "standing" when the seat's standing reactions did, shown only to that seat,
-    to staff, and after the end (docs/rules.md, "Standing reactions"); otherwise None."""
+    """Who made the event's command when not the actor in person: ``timeout`` (the system
+    played for a seat whose turn ran out; public, as the turn clock is) or ``standing``
+    (the seat's standing reactions; shown only to that seat, to staff and after the end:
+    docs/rules.md, "Standing reactions"). None otherwise."""
     if isinstance(row, StoredEvent):
         metadata = row.metadata or {}
         origin = metadata.get("origin") or ("timeout" if metadata.get("timeout") else None)
