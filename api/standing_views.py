@@ -20,6 +20,7 @@ from api.serializers import (
     StrictIntegerField,
     StrictSerializer,
 )
+from api.throttles import CommandRateThrottle
 from api.viewers import Access, access_for, parse_game_id
 from events.store import iso
 from games import standing
@@ -165,6 +166,13 @@ def iso_ms(ms: int) -> str:
 
 
 class StandingView(ApiView):
+    def get_throttles(self):  # type: ignore[no-untyped-def]
+        """A change counts as a command (each one is a new row); a read as a read."""
+        throttles = super().get_throttles()
+        if self.request.method == "PATCH":
+            throttles.append(CommandRateThrottle())
+        return throttles
+
     @extend_schema(
         tags=["games"],
         summary="Your standing reactions at this game",

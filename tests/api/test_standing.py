@@ -205,3 +205,15 @@ def test_a_timeout_says_the_system_played_for_the_seat(alice, bob) -> None:
         assert events[1]["origin"] == "timeout"  # every event of that command
     record = CommandRecord.objects.get(stream_id=table["id"], metadata__timeout=True)
     assert record.metadata["origin"] == "timeout"
+
+
+def test_changes_count_against_the_command_rate_reads_do_not(settings, bob, game) -> None:
+    settings.FB_COMMAND_RATE = "2/min"
+    for _ in range(3):
+        assert bob.get(f"/games/{game}/standing").status_code == 200
+    assert [change(bob, game, {"auto_pass": True}).status_code for _ in range(3)] == [
+        200,
+        200,
+        429,
+    ]
+    assert StandingPreference.objects.filter(game_id=game).count() == 2
