@@ -147,7 +147,8 @@ def standing_set(
             current_version=standing_get(game_id=table.id, seat=seat).version,
         ) from None
     if table.status == Table.Status.STARTED:
-        transaction.on_commit(lambda: standing_react(game_id=table.id, seats=(seat,)))
+        # robust: the change is stored; a failure to apply it now is logged, not a 500
+        transaction.on_commit(lambda: standing_react(game_id=table.id, seats=(seat,)), robust=True)
     return Preferences.of(row)
 
 
