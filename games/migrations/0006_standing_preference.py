@@ -20,7 +20,7 @@ DROP TRIGGER IF EXISTS {TABLE}_no_truncate ON {TABLE};
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0003_seat_user_protect"),
+        ("games", "0005_reviews"),
         ("events", "0002_append_only"),
     ]
 
