@@ -133,6 +133,7 @@ def schedule_after(
     jobs: list[Job] = []
     if window is not None and opened:
         jobs.append(("close_window", [str(table.id), window.id, window.deadline], 0.0))
+        jobs.append(("standing_react", [str(table.id), window.id], 0.0))  # games.standing
     if row.bot_due is not None and bots_scheduled():
         jobs.append(("bot_move", [str(table.id), version], settings.FB_BOT_THINK_SECONDS))
     if row.turn_deadline is not None and stored_turn_deadline == row.turn_deadline:
