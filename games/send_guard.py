@@ -55,10 +55,10 @@ def _skipping(now: float) -> bool:
 
 
 def send_inline() -> None:
-    """This process sends in the calling thread (a Celery prefork pool process: between
-    tasks it blocks in billiard's pipe read without releasing the GIL, so a sender thread
-    there ran only when the next task came, a second late). A pool process has nothing
-    but its task to hold up."""
+    """This process sends in the calling thread: a Celery prefork pool process, which has
+    nothing but its task to hold up. (With a sender thread there, a bench run saw tasks
+    sent by pool processes reach the broker up to a second late: the thread seemed to
+    get its turn only with the process's next task.)"""
     global _inline
     _inline = True
 
