@@ -192,11 +192,13 @@ class PrivatePostgres:
         embedded._pg_start(self.pgdata, self.socket_dir)
 
     def stop(self) -> None:
-        """A fast shutdown: sessions are terminated, open transactions rolled back."""
+        """A fast shutdown: sessions are terminated, open transactions rolled back. Waits
+        until the server is down (a busy machine's shutdown checkpoint can take a while), so
+        a test never goes on against a server still running."""
         subprocess.run(  # noqa: S603
             [embedded._pg_bin("pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "-w",
-             "-t", "30", "stop"],
-            check=False, stdout=subprocess.DEVNULL, cwd=self.pgdata,
+             "-t", "180", "stop"],
+            check=True, stdout=subprocess.DEVNULL, cwd=self.pgdata,
             **embedded._run_as_kwargs(),
         )  # fmt: skip
 
