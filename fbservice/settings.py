@@ -409,6 +409,9 @@ SPECTACULAR_SETTINGS = {
         "ErrorCodeEnum": "api.errors.ALL_CODES_CHOICES",
         "TableStatusEnum": ["open", "started", "finished"],
         "HealthStatusEnum": ["ok", "degraded"],
+        "RulingKindEnum": ["note", "award", "void"],
+        "KindEnum": "api.serializers.BOT_KINDS",  # the bots (a name generated clients use)
+        "AnnotationRoleEnum": ["staff", "player"],
     },
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     # 3.1: nullable fields as type lists / oneOf with null, valid for strict validators.
