@@ -4,6 +4,9 @@ append; nothing edits or deletes one (other methods answer 405)."""
 
 from __future__ import annotations
 
+from typing import cast
+
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -12,8 +15,8 @@ from rest_framework.response import Response
 from api import schema
 from api.base import ApiView
 from api.serializers import AnnotationCreateSerializer, RulingCreateSerializer
-from api.viewers import Access, access_for, parse_game_id
 from games import reviews
+from games.reads import Access, access_for, parse_game_id
 
 GAME_ID = schema.game_id_parameter()
 
@@ -54,7 +57,7 @@ class AnnotationsView(ApiView):
         body.is_valid(raise_exception=True)
         created = reviews.annotation_add(
             table=access.table,
-            user=request.user,
+            user=cast(User, request.user),  # signed in: IsAuthenticated
             seat=access.seat,
             seq=body.validated_data["seq"],
             text=body.validated_data["text"],
@@ -94,7 +97,7 @@ class RulingsView(ApiView):
         data = body.validated_data
         created = reviews.ruling_record(
             table=access.table,
-            user=request.user,
+            user=cast(User, request.user),  # signed in: IsAuthenticated
             kind=data["kind"],
             reason=data["reason"],
             winners=data.get("winners") or [],
