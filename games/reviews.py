@@ -35,6 +35,13 @@ def _is_staff(user: AbstractBaseUser | AnonymousUser) -> bool:
     return bool(getattr(user, "is_staff", False))
 
 
+def _author(user: AbstractBaseUser | AnonymousUser, code: str) -> int:
+    """The signed-in user's id (the API lets nobody else this far)."""
+    if user.pk is None:
+        raise ServiceError(code, "Sign in first.")
+    return int(user.pk)
+
+
 def _started(table: Table) -> None:
     if table.status == Table.Status.OPEN:
         raise ServiceError("not_started", "The table has not started yet.")
@@ -69,7 +76,7 @@ def annotations_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> list
 
 
 def annotation_add(
-    *, table: Table, user: AbstractBaseUser, seat: int | None, seq: int, text: str
+    *, table: Table, user: AbstractBaseUser | AnonymousUser, seat: int | None, seq: int, text: str
 ) -> dict[str, Any]:
     """Append a comment on the position after event ``seq``. Staff who do not play in this
     game may annotate it at any time; its players once it is over; nobody else."""
@@ -86,7 +93,11 @@ def annotation_add(
         )
     _position(table, seq)
     annotation = Annotation.objects.create(
-        table=table, seq=seq, text=_text(text, "text"), author=user, role=role
+        table=table,
+        seq=seq,
+        text=_text(text, "text"),
+        author_id=_author(user, "annotation_not_allowed"),
+        role=role,
     )
     return annotation_document(annotation)
 
@@ -150,7 +161,7 @@ def rulings_of(table: Table) -> list[dict[str, Any]]:
 def ruling_record(
     *,
     table: Table,
-    user: AbstractBaseUser,
+    user: AbstractBaseUser | AnonymousUser,
     kind: str,
     reason: str,
     winners: Sequence[int] = (),
@@ -190,7 +201,7 @@ def ruling_record(
             reason=_text(reason, "reason"),
             seq=seq,
             version=version,
-            author=user,
+            author_id=_author(user, "ruling_not_allowed"),
         )
     return ruling_document(ruling)
 
