@@ -262,6 +262,13 @@ class EventSerializer(serializers.Serializer):
         help_text="`family_business.<Event>` (docs/rules.md#events) or `stream.Undone`."
     )
     actor = serializers.CharField(help_text="`user:<id>`, `bot:<seat>` or `system`.")
+    origin = serializers.ChoiceField(
+        choices=["timeout", "standing"],
+        allow_null=True,
+        help_text="`timeout`: the system played for a seat whose turn ran out. `standing`: "
+        "the seat's standing reactions did (shown to that seat, staff, and after the end; "
+        "null to everyone else). Null: the actor's own command.",
+    )
     recorded_at = serializers.DateTimeField()
     schema_version = serializers.IntegerField(
         help_text="The version of the event's `data` shape (as in the export)."
@@ -706,6 +713,16 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         + COMMAND
         + ("undo_not_allowed", "nothing_to_undo", "undo_reveals_cards", "other_seat_acted")
         + ("undo_after_reveal",),
+    ),
+    ("get", "/api/v1/games/{game_id}/standing"): Operation(
+        "games_standing_retrieve", SIGNED_IN + GAME + ("not_your_seat",)
+    ),
+    ("patch", "/api/v1/games/{game_id}/standing"): Operation(
+        "games_standing_update",
+        SIGNED_IN
+        + UNSAFE
+        + GAME
+        + ("not_your_seat", "not_started", "game_over", "stale_version", "bad_command"),
     ),
     ("get", "/api/v1/games/{game_id}/events"): Operation(
         "games_events_list", SIGNED_IN + STARTED + FEED + ("invalid",)

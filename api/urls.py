@@ -2,7 +2,7 @@ from django.conf import settings
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import auth_views, game_views, review_views, table_views, views
+from api import auth_views, game_views, review_views, standing_views, table_views, views
 from api.feed import views as feed_views
 
 v1 = [
@@ -20,6 +20,11 @@ v1 = [
     path("games/<str:game_id>/commands", game_views.CommandView.as_view(), name="game-commands"),
     path("games/<str:game_id>/resign", game_views.ResignView.as_view(), name="game-resign"),
     path("games/<str:game_id>/undo", game_views.UndoView.as_view(), name="game-undo"),
+    path(
+        "games/<str:game_id>/standing",
+        standing_views.StandingView.as_view(),
+        name="game-standing",
+    ),
     # The feed's waiting routes are async (api.feed.views); the DRF classes document them.
     path(
         "games/<str:game_id>/events",

@@ -256,9 +256,26 @@ def event_document(
         "type": row.type,
         "schema_version": row.schema_version,
         "actor": row.actor,
+        "origin": event_origin(access, row, revealed=revealed),
         "recorded_at": iso(row.recorded_at),
         "data": data,
     }
+
+
+def event_origin(access: Access, row: StoredEvent | FeedRow, *, revealed: bool) -> str | None:
+    """Who made the event's command when not the actor in person: ``timeout`` (the system
+    played for a seat whose turn ran out; public, as the turn clock is) or ``standing``
+    (the seat's standing reactions; shown only to that seat, to staff and after the end:
+    docs/rules.md, "Standing reactions"). None otherwise."""
+    if isinstance(row, StoredEvent):
+        metadata = row.metadata or {}
+        origin = metadata.get("origin") or ("timeout" if metadata.get("timeout") else None)
+        seat = metadata.get("seat")
+    else:
+        origin, seat = row.origin, row.seat
+    if origin == "standing" and not (revealed or access.viewer in ("staff", seat)):
+        return None
+    return origin
 
 
 def events_document(

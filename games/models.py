@@ -219,3 +219,31 @@ class Ruling(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} ruling {self.id} on {self.table_id}"
+
+
+class StandingPreference(models.Model):
+    """One version of a seat's standing reactions at one game (docs/rules.md, "Standing
+    reactions"). Append-only like the event store (a database trigger refuses UPDATE and
+    DELETE): a change is a new version and the latest one is the seat's preferences, so
+    the record says what the server was told to do for the seat, and when."""
+
+    id = models.BigAutoField(primary_key=True)
+    game_id = models.UUIDField()  # the table's id, as events' stream_id (no cascade)
+    seat = models.PositiveSmallIntegerField()
+    version = models.PositiveIntegerField()  # 1, 2, ... per (game, seat)
+    auto_pass = models.BooleanField(default=True)  # pass when no counter held applies
+    pass_until_ms = models.BigIntegerField(null=True, blank=True)  # pass on everything...
+    pass_turn = models.PositiveIntegerField(null=True, blank=True)  # ...until then / that turn
+    counters = models.JSONField(default=list, blank=True)  # declared counters (the engine's)
+    actor = models.CharField(max_length=64)
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game_id", "seat", "version"], name="uniq_standing_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"standing of seat {self.seat} at {self.game_id} v{self.version}"

@@ -772,6 +772,7 @@ def schedule_after(
     jobs: list[tuple[str, list[Any], float]] = []
     if opened:
         jobs.append(("close_window", [str(table.id), window.id, window.deadline], 0.0))
+        jobs.append(("standing_react", [str(table.id), window.id], 0.0))  # games.standing
     if row.bot_due is not None and not settings.FB_BOTS_INLINE and not _BOTS_INLINE.get():
         jobs.append(("bot_move", [str(table.id), version], settings.FB_BOT_THINK_SECONDS))
     if row.turn_deadline is not None and stored_turn_deadline == row.turn_deadline:
@@ -848,7 +849,7 @@ def turn_timeout(
             command=command,
             command_id=derived_command_id(game_id, f"timeout:{key}"),
             now=now,
-            metadata={"timeout": True, "by": by, "deadline": deadline},
+            metadata={"timeout": True, "origin": "timeout", "by": by, "deadline": deadline},
             table=table,
         )
     except (RuleViolation, ServiceError) as exc:

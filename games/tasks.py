@@ -18,7 +18,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from games import send_guard, service
+from games import send_guard, service, standing
 from games.errors import ServiceError
 from games.family_business.errors import RuleViolation
 from games.models import GameClock
@@ -84,6 +84,18 @@ def turn_timeout(game_id: str, key: str, deadline: int) -> str:
         log.warning("turn timeout %s in %s failed: %s", key, game_id, exc)
         return f"failed: {exc.code}"
     return "no move" if outcome is None else "played"
+
+
+@shared_task(name="games.tasks.standing_react")
+def standing_react(game_id: str, window_id: str) -> str:
+    """Apply the seats' standing reactions to a window that has just opened (sent for
+    every window, whatever the hands: its cost and timing say nothing about them)."""
+    try:
+        done = standing.standing_react(game_id=uuid.UUID(game_id), window_id=window_id)
+    except ServiceError as exc:
+        log.warning("standing reactions to %s in %s failed: %s", window_id, game_id, exc)
+        return f"failed: {exc.code}"
+    return f"{len(done)} answered"
 
 
 @shared_task(name="games.tasks.sweep")
@@ -168,4 +180,5 @@ _TASKS = {
     "close_window": close_window,
     "bot_move": bot_move,
     "turn_timeout": turn_timeout,
+    "standing_react": standing_react,
 }

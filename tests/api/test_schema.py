@@ -37,6 +37,7 @@ ROUTES = {
     "/api/v1/games/{game_id}/export": {"get"},
     "/api/v1/games/{game_id}/annotations": {"get", "post"},
     "/api/v1/games/{game_id}/rulings": {"get", "post"},
+    "/api/v1/games/{game_id}/standing": {"get", "patch"},
     "/healthz": {"get"},
 }
 
