@@ -4,6 +4,9 @@ append; nothing edits or deletes one (other methods answer 405)."""
 
 from __future__ import annotations
 
+from typing import cast
+
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -14,8 +17,8 @@ from api import schema
 from api.base import ApiView
 from api.serializers import AnnotationCreateSerializer, RulingCreateSerializer
 from api.throttles import CommandRateThrottle
-from api.viewers import Access, access_for, parse_game_id
 from games import reviews
+from games.reads import Access, access_for, parse_game_id
 
 GAME_ID = schema.game_id_parameter()
 
@@ -66,7 +69,7 @@ class AnnotationsView(ReviewView):
         body.is_valid(raise_exception=True)
         created = reviews.annotation_add(
             table=access.table,
-            user=request.user,
+            user=cast(User, request.user),  # signed in: IsAuthenticated
             seat=access.seat,
             seq=body.validated_data["seq"],
             text=body.validated_data["text"],
@@ -106,7 +109,7 @@ class RulingsView(ReviewView):
         data = body.validated_data
         created = reviews.ruling_record(
             table=access.table,
-            user=request.user,
+            user=cast(User, request.user),  # signed in: IsAuthenticated
             kind=data["kind"],
             reason=data["reason"],
             winners=data.get("winners") or [],

@@ -16,23 +16,22 @@ from api import schema
 from api.base import ApiView
 from api.serializers import (
     MAX_VERSION,
+    Serializer,
     StrictBooleanField,
     StrictIntegerField,
     StrictSerializer,
 )
 from api.throttles import CommandRateThrottle
-from api.viewers import Access, access_for, parse_game_id
-from events.store import iso
 from games import standing
-from games.family_business.standing import counter_answers
 from games.models import Table
+from games.reads import Access, access_for, iso, parse_game_id
 from games.service import clock_ms, game_load
 
-ANSWERS = counter_answers()  # counter kind -> the attack kinds it answers
+ANSWERS = standing.counter_answers()  # counter kind -> the attack kinds it answers
 ATTACKS = sorted({a for attacks in ANSWERS.values() for a in attacks})
 
 
-class NestedStrict(serializers.Serializer):
+class NestedStrict(Serializer):
     """Unknown fields refused in a nested object too (StrictSerializer reads initial_data,
     which only the outer serializer has)."""
 
@@ -86,7 +85,7 @@ class StandingChangeSerializer(StrictSerializer):
     pass_all = PassAllSerializer(
         required=False, allow_null=True, help_text="null: stop passing on everything."
     )
-    counters = DeclaredCounterSerializer(
+    counters = DeclaredCounterSerializer(  # type: ignore[call-arg]  # many=True: a ListSerializer
         many=True,
         required=False,
         max_length=standing.MAX_COUNTERS,
@@ -100,20 +99,20 @@ class StandingChangeSerializer(StrictSerializer):
     )
 
 
-class PassAllStateSerializer(serializers.Serializer):
+class PassAllStateSerializer(Serializer):
     active = serializers.BooleanField()
     until = serializers.DateTimeField(allow_null=True)
     until_ms = serializers.IntegerField(allow_null=True, help_text="Server time, ms.")
     turn = serializers.IntegerField(allow_null=True, help_text="Until this turn ends.")
 
 
-class StandingPassSerializer(serializers.Serializer):
+class StandingPassSerializer(Serializer):
     window = serializers.CharField()
     reason = serializers.ChoiceField(choices=["pass_all", "no_counter"])
     at = serializers.IntegerField(help_text="Server time, ms.")
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(Serializer):
     game_id = serializers.UUIDField()
     seat = serializers.IntegerField()
     version = serializers.IntegerField(help_text="0 until you change anything (the defaults).")
@@ -139,7 +138,7 @@ def _document(access: Access, seat: int, prefs: standing.Preferences) -> dict[st
     if table.status == Table.Status.STARTED:
         state = game_load(game_id=table.id, table=table).state
         turn = standing.rules_of(table).current_turn(state)
-        window = getattr(state, "window", None)
+        window = standing.open_window(table, state)
     until = prefs.pass_until_ms
     by_time = until is not None and now < until
     by_turn = prefs.pass_turn is not None and prefs.pass_turn == turn
@@ -166,9 +165,9 @@ def iso_ms(ms: int) -> str:
 
 
 class StandingView(ApiView):
-    def get_throttles(self):  # type: ignore[no-untyped-def]
+    def get_throttles(self) -> list[Any]:
         """A change counts as a command (each one is a new row); a read as a read."""
-        throttles = super().get_throttles()
+        throttles: list[Any] = list(super().get_throttles())  # type: ignore[no-untyped-call]
         if self.request.method == "PATCH":
             throttles.append(CommandRateThrottle())
         return throttles

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from events.store import iso, stream_version
@@ -31,15 +31,8 @@ from games.models import Annotation, Ruling, Table
 MAX_TEXT = 2000  # characters of an annotation's text or a ruling's reason
 
 
-def _is_staff(user: AbstractBaseUser | AnonymousUser) -> bool:
+def _is_staff(user: User | AnonymousUser) -> bool:
     return bool(getattr(user, "is_staff", False))
-
-
-def _author(user: AbstractBaseUser | AnonymousUser, code: str) -> int:
-    """The signed-in user's id (the API lets nobody else this far)."""
-    if user.pk is None:
-        raise ServiceError(code, "Sign in first.")
-    return int(user.pk)
 
 
 def _started(table: Table) -> None:
@@ -47,7 +40,7 @@ def _started(table: Table) -> None:
         raise ServiceError("not_started", "The table has not started yet.")
 
 
-def may_read_annotations(table: Table, user: AbstractBaseUser | AnonymousUser) -> bool:
+def may_read_annotations(table: Table, user: User | AnonymousUser) -> bool:
     return _is_staff(user) or table.status == Table.Status.FINISHED
 
 
@@ -62,7 +55,7 @@ def annotation_document(a: Annotation) -> dict[str, Any]:
     }
 
 
-def annotations_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> list[dict[str, Any]]:
+def annotations_of(table: Table, user: User | AnonymousUser) -> list[dict[str, Any]]:
     """Every annotation of the game in position order (then as written), for a reader who
     may see them; ``annotation_not_allowed`` otherwise."""
     _started(table)
@@ -76,7 +69,7 @@ def annotations_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> list
 
 
 def annotation_add(
-    *, table: Table, user: AbstractBaseUser | AnonymousUser, seat: int | None, seq: int, text: str
+    *, table: Table, user: User, seat: int | None, seq: int, text: str
 ) -> dict[str, Any]:
     """Append a comment on the position after event ``seq``. Staff who do not play in this
     game may annotate it at any time; its players once it is over; nobody else."""
@@ -93,11 +86,7 @@ def annotation_add(
         )
     _position(table, seq)
     annotation = Annotation.objects.create(
-        table=table,
-        seq=seq,
-        text=_text(text, "text"),
-        author_id=_author(user, "annotation_not_allowed"),
-        role=role,
+        table=table, seq=seq, text=_text(text, "text"), author=user, role=role
     )
     return annotation_document(annotation)
 
@@ -161,7 +150,7 @@ def rulings_of(table: Table) -> list[dict[str, Any]]:
 def ruling_record(
     *,
     table: Table,
-    user: AbstractBaseUser | AnonymousUser,
+    user: User,
     kind: str,
     reason: str,
     winners: Sequence[int] = (),
@@ -201,7 +190,7 @@ def ruling_record(
             reason=_text(reason, "reason"),
             seq=seq,
             version=version,
-            author_id=_author(user, "ruling_not_allowed"),
+            author=user,
         )
     return ruling_document(ruling)
 

@@ -25,17 +25,17 @@ from django.db import IntegrityError, transaction
 
 from events.models import CommandRecord
 from games import service
+from games.core import RuleViolation, Window
 from games.errors import ServiceError
-from games.family_business import standing as fb_standing
-from games.family_business.errors import RuleViolation
 from games.models import StandingPreference, Table
+from games.registry import STANDING, get_game
 
 log = logging.getLogger(__name__)
 
 ORIGIN = "standing"
 # Each game's pure standing rules: Standing, DeclaredCounter, standing_reaction,
 # check_declared, counter_answers, current_turn (games/family_business/standing.py).
-RULES: dict[str, Any] = {"family_business": fb_standing}
+RULES: dict[str, Any] = STANDING
 MAX_COUNTERS = 8
 MAX_PASS_SECONDS = 24 * 3600
 
@@ -196,11 +196,11 @@ def standing_react(
     rules = RULES[table.game]
     loaded = service.game_load(game_id=game_id, table=table)
     state = loaded.state
-    window = getattr(state, "window", None)
+    window = loaded.definition.status(state).window
     if window is None or (window_id is not None and window.id != window_id):
         return {}
     users = {s.position: s.user_id for s in table.seat_set.all() if s.user_id and not s.bot}
-    due = [s for s in loaded.definition.awaiting(state) if s in users]
+    due = [s for s in loaded.definition.status(state).awaiting if s in users]
     if seats is not None:
         due = [s for s in due if s in seats]
     if not due:
@@ -277,3 +277,15 @@ def standing_pass_of(game_id: uuid.UUID, seat: int, window_id: str) -> dict[str,
     if record is None:
         return None
     return {"window": window_id, "reason": record.metadata.get("reason"), "at": record.now_ms}
+
+
+def open_window(table: Table, state: Any) -> Window | None:
+    """The game's open window (the one standing reactions answer), if any."""
+    return get_game(table.game).status(state).window
+
+
+def counter_answers(game: str = "family_business") -> dict[str, tuple[str, ...]]:
+    """Each counter kind of ``game`` and the attack kinds it answers (for clients and
+    validation); empty for a game without standing reactions."""
+    rules = RULES.get(game)
+    return {} if rules is None else dict(rules.counter_answers())

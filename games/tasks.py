@@ -19,8 +19,8 @@ from celery import shared_task
 from django.conf import settings
 
 from games import send_guard, service, standing
+from games.core import RuleViolation
 from games.errors import ServiceError
-from games.family_business.errors import RuleViolation
 from games.models import GameClock
 
 log = logging.getLogger(__name__)
@@ -120,7 +120,7 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
     windows = clocks.filter(window_deadline_ms__lte=cutoff).order_by("window_deadline_ms")
     for row in windows.values("game_id", "version", "window_id", "window_deadline_ms")[:limit]:
         done["windows"] += _sweep_one(
-            row,
+            dict(row),
             "window_deadline_ms",
             lambda r: service.close_window(
                 game_id=r["game_id"],
@@ -132,9 +132,9 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
         )
 
     turns = clocks.filter(turn_deadline_ms__lte=cutoff).order_by("turn_deadline_ms")
-    for row in turns.values("game_id", "version", "turn_key", "turn_deadline_ms")[:limit]:
+    for turn in turns.values("game_id", "version", "turn_key", "turn_deadline_ms")[:limit]:
         done["turns"] += _sweep_one(
-            row,
+            dict(turn),
             "turn_deadline_ms",
             lambda r: service.turn_timeout(
                 game_id=r["game_id"],
@@ -146,9 +146,9 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
         )
 
     bots = clocks.filter(bot_due_ms__lte=cutoff).order_by("bot_due_ms")
-    for row in bots.values("game_id", "version", "bot_due_ms")[:limit]:
+    for bot in bots.values("game_id", "version", "bot_due_ms")[:limit]:
         done["bots"] += _sweep_one(
-            row,
+            dict(bot),
             "bot_due_ms",
             lambda r: service.bot_move(game_id=r["game_id"], version=r["version"]),
         )

@@ -108,9 +108,9 @@ def test_no_such_table_is_a_clear_404_page(client, page):
 )
 @pytest.mark.parametrize("page", ["", "/replay"])
 def test_a_game_without_pages_gets_a_page_saying_so(client, monkeypatch, game, words, page):
-    from games import core
+    from games import registry
 
-    monkeypatch.setitem(core.GAMES, "pages_less", core.FAMILY_BUSINESS)
+    monkeypatch.setitem(registry.GAMES, "pages_less", registry.FAMILY_BUSINESS)
     user = UserFactory(username="ivy")
     client.force_login(user)
     table = Table.objects.create(created_by=user, seats=2, game=game)
