@@ -727,7 +727,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         SIGNED_IN
         + UNSAFE
         + GAME
-        + ("not_your_seat", "not_started", "game_over", "stale_version", "bad_command"),
+        + ("not_your_seat", "not_started", "game_over", "stale_version", "not_counterable"),
     ),
     ("get", "/api/v1/games/{game_id}/events"): Operation(
         "games_events_list", SIGNED_IN + STARTED + FEED + ("invalid",)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -43,7 +43,7 @@ class NestedStrict(Serializer):
         return super().to_internal_value(data)
 
 
-class DeclaredCounterSerializer(NestedStrict):
+class DeclaredCounterSerializer(serializers.Serializer[Any]):
     counter = serializers.ChoiceField(choices=sorted(ANSWERS), help_text="A counter kind.")
     against = serializers.ListField(
         child=serializers.ChoiceField(choices=ATTACKS),
@@ -59,6 +59,39 @@ class DeclaredCounterSerializer(NestedStrict):
     )
 
 
+# Exactly one of the two: said in the schema itself, so a schema-valid body is accepted.
+PASS_ALL_SCHEMA = {
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {
+                "seconds": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": standing.MAX_PASS_SECONDS,
+                    "description": "Pass on everything for this many seconds from now.",
+                }
+            },
+            "required": ["seconds"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {
+                "end_of_turn": {
+                    "const": True,
+                    "description": "Pass on everything until the current turn ends.",
+                }
+            },
+            "required": ["end_of_turn"],
+            "additionalProperties": False,
+        },
+    ],  # (and null: the field allows it)
+    "description": "null: stop passing on everything.",
+}
+
+
+@extend_schema_field(PASS_ALL_SCHEMA)
 class PassAllSerializer(NestedStrict):
     seconds = StrictIntegerField(
         min_value=1,
@@ -85,8 +118,8 @@ class StandingChangeSerializer(StrictSerializer):
     pass_all = PassAllSerializer(
         required=False, allow_null=True, help_text="null: stop passing on everything."
     )
-    counters = DeclaredCounterSerializer(  # type: ignore[call-arg]  # many=True: a ListSerializer
-        many=True,
+    counters = serializers.ListField(  # a ListField: its max_length is in the schema
+        child=DeclaredCounterSerializer(),
         required=False,
         max_length=standing.MAX_COUNTERS,
         help_text="Declared counters, tried in this order; [] clears them.",

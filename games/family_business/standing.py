@@ -76,7 +76,7 @@ def check_declared(declared: DeclaredCounter) -> None:
     wrong = sorted(set(declared.against) - set(answers))
     if wrong:
         raise RuleViolation(
-            "bad_command",
+            "not_counterable",
             f"{KIND_INFO[kind].name} does not answer {', '.join(wrong)}.",
             against=wrong,
             answers=list(answers),

@@ -86,9 +86,8 @@ def test_the_record_is_append_only_in_the_database(bob, game) -> None:
 @pytest.mark.parametrize(
     ("body", "code", "status"),
     [
-        ({"counters": [{"counter": "FINGER", "against": ["CONTRACT"]}]}, "bad_command", 400),
+        ({"counters": [{"counter": "FINGER", "against": ["CONTRACT"]}]}, "not_counterable", 422),
         ({"counters": [{"counter": "CONTRACT"}]}, "invalid", 400),
-        ({"counters": [{"counter": FI, "mine": True}]}, "invalid", 400),
         ({"pass_all": {"seconds": 60, "end_of_turn": True}}, "invalid", 400),
         ({"pass_all": {"seconds": 0}}, "invalid", 400),
         ({"pass_all": {}}, "invalid", 400),
