@@ -16,7 +16,7 @@ EMBED  := $(PY) -m fbservice.embedded exec --
 RUN_HOST ?= 127.0.0.1
 PORT   ?= 8000
 # mypy targets that exist so far (the rules engine lands in games/ separately).
-MYPY_PATHS = $(wildcard games/core.py games/family_business games/infamy fbservice/embedded.py fbservice/devserver.py)
+MYPY_PATHS = $(wildcard games/core.py games/family_business games/infamy fbservice/embedded.py fbservice/devserver.py webhooks/signing.py webhooks/ssrf.py)
 
 .PHONY: install run test lint bench migrate staff stop status clean
 

@@ -29,6 +29,8 @@ from games.errors import CODES as SERVICE_CODES
 from games.errors import ServiceError
 from games.family_business.errors import CODES as RULE_CODES
 from games.family_business.errors import RuleViolation
+from webhooks.errors import CODES as WEBHOOK_CODES
+from webhooks.errors import STATUS as WEBHOOK_STATUS
 
 logger = logging.getLogger(__name__)
 
@@ -122,9 +124,11 @@ STATUS: dict[str, int] = {
     "no_decision": 422,
     "no_ability": 422,
     "not_allowed_now": 422,
+    # the webhooks' (webhooks/errors.py)
+    **WEBHOOK_STATUS,
 }
 
-ALL_CODES: dict[str, str] = {**API_CODES, **SERVICE_CODES, **RULE_CODES}
+ALL_CODES: dict[str, str] = {**API_CODES, **SERVICE_CODES, **RULE_CODES, **WEBHOOK_CODES}
 ALL_CODES_CHOICES = sorted(ALL_CODES)
 
 
@@ -262,6 +266,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def assert_codes_have_statuses() -> None:
     """The API's and the service's codes each have an explicit status (checked by the
     tests); an engine code without one is a rule violation, 422."""
-    missing = sorted((set(API_CODES) | set(SERVICE_CODES)) - set(STATUS))
+    missing = sorted((set(API_CODES) | set(SERVICE_CODES) | set(WEBHOOK_CODES)) - set(STATUS))
     if missing:
         raise AssertionError(f"codes without an HTTP status: {missing}")

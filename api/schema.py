@@ -583,6 +583,17 @@ GAME_LINKS = {
     )
 }
 
+WEBHOOK = ("webhook_not_found",)
+WEBHOOK_LINKS = {
+    name: (op, "$response.body#/id")
+    for name, op in (
+        ("Retrieve", "webhooks_retrieve"),
+        ("Test", "webhooks_test"),
+        ("Deliveries", "webhooks_deliveries_list"),
+        ("Rotate", "webhooks_rotate_secret"),
+    )
+}
+
 OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/api/v1/auth/register"): Operation(
         "auth_register",
@@ -666,6 +677,32 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("get", "/api/v1/games/{game_id}/export"): Operation(
         "games_export_retrieve", SIGNED_IN + GAME + ("forbidden",)
+    ),
+    ("get", "/api/v1/webhooks"): Operation("webhooks_list", SIGNED_IN),
+    ("post", "/api/v1/webhooks"): Operation(
+        "webhooks_create",
+        SIGNED_IN + UNSAFE + ("forbidden", "webhook_url_refused", "too_many_webhooks"),
+        WEBHOOK_LINKS,
+    ),
+    ("get", "/api/v1/webhooks/{webhook_id}"): Operation("webhooks_retrieve", SIGNED_IN + WEBHOOK),
+    ("patch", "/api/v1/webhooks/{webhook_id}"): Operation(
+        "webhooks_update", SIGNED_IN + UNSAFE + WEBHOOK + ("webhook_url_refused",)
+    ),
+    ("delete", "/api/v1/webhooks/{webhook_id}"): Operation(
+        "webhooks_destroy", SIGNED_IN + UNSAFE + WEBHOOK
+    ),
+    ("post", "/api/v1/webhooks/{webhook_id}/rotate"): Operation(
+        "webhooks_rotate_secret", SIGNED_IN + UNSAFE + WEBHOOK
+    ),
+    ("post", "/api/v1/webhooks/{webhook_id}/test"): Operation(
+        "webhooks_test", SIGNED_IN + UNSAFE + WEBHOOK + ("webhook_disabled",)
+    ),
+    ("get", "/api/v1/webhooks/{webhook_id}/deliveries"): Operation(
+        "webhooks_deliveries_list", SIGNED_IN + WEBHOOK + ("invalid",)
+    ),
+    ("post", "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"): Operation(
+        "webhooks_redeliver",
+        SIGNED_IN + UNSAFE + WEBHOOK + ("delivery_not_found", "webhook_disabled"),
     ),
     # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
     ("get", "/healthz"): Operation("healthz", common=("method_not_allowed", "not_acceptable")),
@@ -763,4 +800,6 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
 
 
 def _id_of(operation_id: str) -> str:
+    if operation_id.startswith("webhooks_"):
+        return "webhook_id"
     return "table_id" if operation_id.startswith("tables_") else "game_id"

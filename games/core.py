@@ -16,6 +16,7 @@ from typing import Any
 from games import family_business as fb
 from games.family_business import bots as fb_bots
 from games.family_business import codec as fb_codec
+from games.family_business import notices as fb_notices
 from games.family_business import view as fb_view
 from games.family_business.state import GameState
 
@@ -50,6 +51,11 @@ class GameDefinition:
     bots: dict[str, Callable[[], Any]]  # bots as the service runs them
     bot_rng: Callable[[str, Any, int], Random]
     error_codes: dict[str, str]
+    # the notifications a stored event raises (its type without the game's prefix, its
+    # payload): notice kind -> the seats concerned (None: all); see webhooks/
+    notices: Callable[[str, Mapping[str, Any]], Mapping[str, frozenset[int] | None]] = (
+        lambda _type, _payload: {}
+    )
 
 
 FAMILY_BUSINESS = GameDefinition(
@@ -79,6 +85,7 @@ FAMILY_BUSINESS = GameDefinition(
     bots={"random": lambda: fb_bots.RandomBot(silence=0.0), "heuristic": fb_bots.HeuristicBot},
     bot_rng=fb_bots.decision_rng,
     error_codes=dict(fb.CODES),
+    notices=fb_notices.notices,
 )
 
 GAMES: dict[str, GameDefinition] = {FAMILY_BUSINESS.name: FAMILY_BUSINESS}

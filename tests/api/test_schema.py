@@ -35,6 +35,12 @@ ROUTES = {
     "/api/v1/games/{game_id}/replay": {"get"},
     "/api/v1/games/{game_id}/audit": {"get"},
     "/api/v1/games/{game_id}/export": {"get"},
+    "/api/v1/webhooks": {"get", "post"},
+    "/api/v1/webhooks/{webhook_id}": {"get", "patch", "delete"},
+    "/api/v1/webhooks/{webhook_id}/rotate": {"post"},
+    "/api/v1/webhooks/{webhook_id}/test": {"post"},
+    "/api/v1/webhooks/{webhook_id}/deliveries": {"get"},
+    "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {"post"},
     "/healthz": {"get"},
 }
 
