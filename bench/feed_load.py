@@ -210,6 +210,34 @@ def server_rss(server: Any) -> int:
     return sum(p.memory_info().rss for p in [process, *process.children(recursive=True)])
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) used so far by these processes and their children."""
+    total = 0.0
+    for pid in pids:
+        process = psutil.Process(pid)
+        for each in [process, *process.children(recursive=True)]:
+            try:
+                times = each.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            total += times.user + times.system
+    return total
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy since boot (all cores)."""
+    times = psutil.cpu_times()
+    return float(sum(times) - times.idle - getattr(times, "iowait", 0.0))
+
+
+def cpu_split(before: dict[str, float], after: dict[str, float], seconds: float) -> str:
+    """Where the machine's cores went during a phase, in cores (1.0 = one core busy)."""
+    used = {name: (after[name] - before[name]) / seconds for name in before}
+    rest = used.pop("machine") - sum(used.values())
+    parts = [f"{name} {cores:.2f}" for name, cores in used.items()]
+    return f"cores busy: {', '.join(parts)}, PostgreSQL and the rest {rest:.2f}"
+
+
 def versions(games: list[str]) -> dict[str, int]:
     with connection.cursor() as cursor:
         cursor.execute(
@@ -307,9 +335,19 @@ def main() -> None:
             rss_held = server_rss(feeds)
             print(f"subscribers connected: {count}; load average {load_average()}")
             # the games go on (another stretch of the same tables)
+            servers = [server.pid] + ([feeds.pid] if feeds is not server else [])
+            groups = {"servers": servers, "subscribers' client": [child.pid or 0]}
+
+            def sample() -> dict[str, float]:
+                taken = {name: cpu_seconds(pids) for name, pids in groups.items()}
+                own = psutil.Process().cpu_times()
+                return taken | {"paced client": own.user + own.system, "machine": machine_busy()}
+
+            cpu_before, cpu_started = sample(), time.monotonic()
             held_stats, held_health = asyncio.run(
                 _paced(base, lobby, paced, args.seconds, args.think)
             )
+            cpu_held = cpu_split(cpu_before, sample(), time.monotonic() - cpu_started)
             time.sleep(3)  # deliveries of the last moves
             final = versions(watched)
             Path(tmp, "stop").write_text("")
@@ -361,6 +399,7 @@ def main() -> None:
         f"  events delivered {len(latency)}; missed {missed}, duplicated {duplicated}, "
         f"out of order {disordered}"
     )
+    print(f"  {cpu_held} (of {os.cpu_count()})")
     print(f"  client failures: {base_stats.refused or 0} / {held_stats.refused or 0}")
     fives = sum(n for code, n in (base_stats.status | held_stats.status).items() if code >= 500)
     if fives:

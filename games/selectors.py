@@ -33,6 +33,7 @@ __all__ = [
     "seat_of",
     "stream_version",
     "table_detail",
+    "table_game",
     "tables_open",
     "tables_of_user",
     "turn_deadline",
@@ -357,3 +358,12 @@ def turn_deadline(table: Table, *, key: str | None) -> int | None:
     if found is None or found[0] != key:
         return None
     return found[1]
+
+
+def table_game(table_id: uuid.UUID) -> str | None:
+    """The game a table plays (its registry name), or None when there is no such table:
+    what the web pages dispatch on."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT game FROM games_table WHERE id = %s", [table_id])
+        row = cursor.fetchone()
+    return None if row is None else str(row[0])

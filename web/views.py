@@ -1,12 +1,15 @@
 """Pages: Django renders the frame; the JavaScript in static/web/ talks to /api/v1/ only.
 
-The pages hold no game logic. Each one embeds the catalogue of cards, mobsters and
-families (public, fixed data) so the script can name things in the move log."""
+The pages hold no game logic. A table's pages dispatch on its game (``web.games``): each
+game's templates, JavaScript and CSS live in a folder of its own, and its pages embed the
+game's catalogue (public, fixed data) so the script can name things. A table of a game
+without pages, or no table at all, gets a page that says so."""
 
 from __future__ import annotations
 
 import uuid
 from functools import cache
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -18,35 +21,11 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
-from games.family_business.cards import (
-    CARD_KIND,
-    FAMILIES,
-    KIND_INFO,
-    MOBSTER_FAMILY,
-    MOBSTER_NAME,
-)
+from games import selectors
+from games.core import GAMES
+from web.games import pages_for
 
 LOGIN_URL = "/login"
-
-
-@cache
-def catalogue() -> dict[str, Any]:
-    return {
-        "families": {f.id: f.name for f in FAMILIES},
-        "mobsters": {
-            m: {"name": MOBSTER_NAME[m], "family": MOBSTER_FAMILY[m]} for m in MOBSTER_NAME
-        },
-        "kinds": {
-            kind.value: {
-                "name": info.name,
-                "category": info.category.value,
-                "text": info.text,
-                "countered_by": sorted(k.value for k in info.countered_by),
-            }
-            for kind, info in KIND_INFO.items()
-        },
-        "cards": {card: kind.value for card, kind in CARD_KIND.items()},
-    }
 
 
 @cache
@@ -99,29 +78,44 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "web/lobby.html")
 
 
+def _table_page(request: HttpRequest, game_id: uuid.UUID, page: str) -> HttpResponse:
+    """The game's own ``page`` for this table, or a page saying why there is none."""
+    game = selectors.table_game(game_id)
+    if game is None:
+        return render(
+            request, "web/no_table.html", {"game_id": str(game_id)}, status=HTTPStatus.NOT_FOUND
+        )
+    pages = pages_for(game)
+    if pages is None:
+        known = GAMES.get(game)
+        return render(
+            request,
+            "web/unsupported.html",
+            {"game_id": str(game_id), "game": game, "title": known.title if known else None},
+        )
+    config: dict[str, Any] = {"gameId": str(game_id), "me": request.user.pk}
+    if page == "game":
+        config["feedWait"] = _feed_wait()
+    return render(
+        request,
+        pages.template(page),
+        {
+            "game_id": str(game_id),
+            "catalogue": pages.catalogue(),
+            "config": config,
+            "folder": pages.folder,
+            "title": pages.title,
+        },
+    )
+
+
 @ensure_csrf_cookie
 @login_required(login_url=LOGIN_URL)
 def game(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    return render(
-        request,
-        "web/game.html",
-        {
-            "game_id": str(game_id),
-            "catalogue": catalogue(),
-            "config": {"gameId": str(game_id), "feedWait": _feed_wait(), "me": request.user.pk},
-        },
-    )
+    return _table_page(request, game_id, "game")
 
 
 @ensure_csrf_cookie
 @login_required(login_url=LOGIN_URL)
 def replay(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
-    return render(
-        request,
-        "web/replay.html",
-        {
-            "game_id": str(game_id),
-            "catalogue": catalogue(),
-            "config": {"gameId": str(game_id), "me": request.user.pk},
-        },
-    )
+    return _table_page(request, game_id, "replay")

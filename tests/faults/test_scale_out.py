@@ -84,7 +84,7 @@ def test_two_web_servers_and_two_workers_serve_the_same_games(
 
     # static files with DEBUG off, from gunicorn itself
     for server in servers:
-        for path in ("/static/admin/css/base.css", "/static/web/game.js"):
+        for path in ("/static/admin/css/base.css", "/static/web/family_business/game.js"):
             response = requests.get(f"{server.url}{path}", timeout=10)
             assert response.status_code == 200, (server.url, path, response.status_code)
 

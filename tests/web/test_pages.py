@@ -9,6 +9,7 @@ import uuid
 import pytest
 
 from games.family_business.cards import CARD_KIND
+from games.models import Table
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,7 @@ def test_the_game_page_embeds_the_catalogue_and_its_config(client, settings):
     settings.FB_WEB_FEED_WAIT = 7
     user = UserFactory(username="erin")
     client.force_login(user)
-    game_id = uuid.uuid4()
+    game_id = Table.objects.create(created_by=user, seats=2).id
     html = client.get(f"/games/{game_id}").content.decode()
     catalogue = json.loads(re.search(r'id="catalogue"[^>]*>(.*?)</script>', html, re.S).group(1))
     config = json.loads(re.search(r'id="config"[^>]*>(.*?)</script>', html, re.S).group(1))
@@ -54,6 +55,53 @@ def test_the_game_page_embeds_the_catalogue_and_its_config(client, settings):
     assert "FAMILY_INFLUENCE" in catalogue["kinds"]["CONTRACT"]["countered_by"]
     assert len(catalogue["cards"]) == len(CARD_KIND)
     assert config == {"gameId": str(game_id), "feedWait": 7.0, "me": user.pk}
+
+
+@pytest.mark.parametrize("page", ["", "/replay"])
+def test_a_tables_pages_come_from_its_games_own_folder(client, page):
+    user = UserFactory(username="gina")
+    client.force_login(user)
+    table = Table.objects.create(created_by=user, seats=2)
+    response = client.get(f"/games/{table.id}{page}")
+    assert response.status_code == 200
+    assert [t.name for t in response.templates][0].startswith("web/family_business/")
+    html = response.content.decode()
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    assert scripts[0] == "/static/web/api.js"  # shared by every page
+    assert all(s.startswith("/static/web/family_business/") for s in scripts[1:]) and scripts[1:]
+    assert 'href="/static/web/family_business/style.css"' in html
+
+
+@pytest.mark.parametrize("page", ["", "/replay"])
+def test_no_such_table_is_a_clear_404_page(client, page):
+    client.force_login(UserFactory(username="hank"))
+    response = client.get(f"/games/{uuid.uuid4()}{page}")
+    assert response.status_code == 404
+    assert b'data-testid="no-table"' in response.content
+    assert b"No such table" in response.content
+
+
+@pytest.mark.parametrize(
+    ("game", "words"),
+    [
+        ("chess", b"a game this server does not know"),
+        # a game the service hosts with no pages of its own (here: registered for the test)
+        ("pages_less", b"which this site hosts but has no pages for yet"),
+    ],
+)
+@pytest.mark.parametrize("page", ["", "/replay"])
+def test_a_game_without_pages_gets_a_page_saying_so(client, monkeypatch, game, words, page):
+    from games import core
+
+    monkeypatch.setitem(core.GAMES, "pages_less", core.FAMILY_BUSINESS)
+    user = UserFactory(username="ivy")
+    client.force_login(user)
+    table = Table.objects.create(created_by=user, seats=2, game=game)
+    response = client.get(f"/games/{table.id}{page}")
+    assert response.status_code == 200
+    assert b'data-testid="unsupported-game"' in response.content
+    assert words in response.content
+    assert b"catalogue" not in response.content
 
 
 def test_signed_in_users_skip_the_login_and_sign_up_pages(client):
@@ -76,3 +124,13 @@ def test_the_site_serves_a_favicon_at_its_root(client):
     assert "max-age=86400" in response["Cache-Control"]
     assert client.post("/favicon.ico").status_code == 405
     assert b'rel="icon" href="/favicon.ico"' in client.get("/").content
+
+
+def test_every_card_kind_has_a_short_text_for_its_face():
+    from games.family_business.cards import KIND_INFO
+    from web.games.family_business import SHORT_TEXT, catalogue
+
+    assert set(SHORT_TEXT) == {k.value for k in KIND_INFO}
+    for kind, info in catalogue()["kinds"].items():
+        assert info["short"] == SHORT_TEXT[kind]
+        assert len(info["short"]) <= 48, kind  # a few words: it fits a phone's card

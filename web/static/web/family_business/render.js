@@ -44,6 +44,8 @@ function mobChip(m, ctx = {}) {
   const cls = ["mob", `fam-${fam}`];
   if (ctx.selectable && ctx.selectable.has(id)) cls.push("selectable");
   if (ctx.picked && ctx.picked.includes(id)) cls.push("picked");
+  if (ctx.attacked && ctx.attacked.has(id)) cls.push("attacked");
+  if (ctx.moved && ctx.moved.has(id)) cls.push("moved");
   const role = cls.includes("selectable") ? ' role="button" tabindex="0"' : "";
   const held = typeof m === "string" ? null : m.ability;
   return `<span class="${cls.join(" ")}" data-mobster="${esc(id)}"${role}>${esc(mobName(id))}${held ? abilityBadge(held) : ""}</span>`;
@@ -71,22 +73,93 @@ function abilitiesHtml(state) {
     <p class="small muted"><sup class="recon">R</sup> texts are reconstructed: the rulebook prints only each card's clarification.</p>`;
 }
 
+/* A card: its name, what it does in a few words (on its face: phones have no hover), and,
+   when dimmed, why it cannot be played now (extra.why). The full text is the tooltip. */
 function cardBox(card, extra = {}) {
   const kind = card.kind || cardKind(card.id);
   const info = CAT.kinds[kind] || { name: kind, category: "", text: "" };
   const cls = ["card", `cat-${info.category}`].concat(extra.classes || []);
+  if (extra.why) cls.push("dimmed");
   const recon = info.category === "ability";
   const tip = recon ? abilityTip({ kind, name: info.name, text: info.text, reconstructed: true }) : info.text;
   const title = tip ? ` title="${esc(tip)}"` : "";
+  const why = extra.why ? `<div class="card-why" data-testid="card-why">${esc(extra.why)}</div>` : "";
   return `<div class="${cls.join(" ")}" data-card="${esc(card.id)}" data-kind="${esc(kind)}"${title}>
     <div class="card-name">${esc(info.name)}${recon ? '<sup class="recon">R</sup>' : ""}</div>
+    <div class="card-text" data-testid="card-text">${esc(info.short || info.text)}</div>${why}
     <div class="card-cat">${esc(info.category)}${recon ? '<span class="card-recon">reconstructed</span>' : ""}</div>
   </div>`;
+}
+
+/* Why a card in my hand cannot be played for effect now (it can still be discarded). The
+   engine's `legal` options decide what is playable; this only words the usual reasons. */
+function whyNot(kind, state) {
+  const info = CAT.kinds[kind] || {};
+  if (info.category === "counter") return "Only as an answer to an attack";
+  if (info.category === "ability" && !state.advanced) return "Advanced rules only";
+  if (info.category === "rescue" && !state.hit_list.length) return "Nobody on the Hit List";
+  if (kind === "INTRIGUE" && state.hit_list.length < 2) return "Fewer than two on the Hit List";
+  return "No allowed target now";
+}
+
+/* The last move, from the events: the latest card played (or resignation) not undone, who
+   answered it, and every mobster that moved since (listed, rescued, killed, swapped). */
+const MOVING = {
+  MobsterListed: (d) => [d.mobster],
+  MobsterRescued: (d) => [d.mobster],
+  MobsterEliminated: (d) => [d.mobster],
+  MobsterSubstituted: (d) => [d.listed, d.replacement],
+  MobsterReturned: (d) => [d.mobster],
+  HitListReordered: (d) => d.order,
+};
+
+function lastMove(events) {
+  const undone = events.filter((ev) => eventType(ev) === "stream.Undone" && ev.data)
+    .map((ev) => [ev.data.from_seq, ev.data.to_seq]);
+  const live = events.filter((ev) => eventType(ev) !== "stream.Undone" &&
+    !undone.some(([a, b]) => ev.seq >= a && ev.seq <= b));
+  let start = -1;
+  for (let i = live.length - 1; i >= 0; i--) {
+    if (["CardPlayed", "PlayerResigned"].includes(eventType(live[i]))) { start = i; break; }
+  }
+  if (start < 0) return null;
+  const first = live[start];
+  const move = { ev: first, seat: first.data.seat, counter: null, moved: new Set(), events: live.slice(start) };
+  for (const ev of move.events) {
+    const type = eventType(ev);
+    if (type === "CounterPlayed") move.counter = ev;
+    const moving = MOVING[type];
+    if (moving) moving(ev.data || {}).forEach((m) => m && move.moved.add(m));
+  }
+  return move;
+}
+
+/* What the last mover's box on the board says: the card (drawn) and its targets. */
+function lastMoveHtml(move, seat, state) {
+  if (!move) return "";
+  const d = move.ev.data;
+  if (eventType(move.ev) === "PlayerResigned") {
+    return seat === move.seat ? '<div class="played" data-testid="last-move">Last move: resigned.</div>' : "";
+  }
+  if (move.counter && move.counter.data.seat === seat) {
+    const c = move.counter.data;
+    return `<div class="played" data-testid="last-move"><span class="played-label">Answered with</span> ${cardBox({ id: c.card || "", kind: c.kind }, { classes: ["mini"] })}</div>`;
+  }
+  if (seat !== move.seat) return "";
+  const verb = d.discard ? "Discarded" : "Played";
+  const on = !d.discard && d.targets && d.targets.length ? ` on ${listWords(d.targets.map((m) => esc(mobName(m))))}` : "";
+  const timeout = timedOut(move.ev, "CardPlayed") ? " (time ran out)" : "";
+  return `<div class="played" data-testid="last-move"><span class="played-label">${verb}${timeout}</span>
+    ${cardBox({ id: d.card || "", kind: d.kind }, { classes: ["mini"] })}<span class="played-on">${on}</span></div>`;
 }
 
 /* The board: players, Hit List, Mob War, counts, graveyard, status line. */
 function renderBoard(state, ctx) {
   const name = seatNamer(state);
+  const move = ctx.events ? lastMove(ctx.events) : null;
+  ctx = { ...ctx, moved: move ? move.moved : new Set() };
+  // during a reaction window, the mobsters it attacks
+  if (state.window && !state.window.decision) ctx.attacked = new Set(state.window.targets.map((m) => m.id));
   const awaiting = new Set(state.awaiting || []);
   const winners = new Set(state.winners || []);
   const players = state.players.map((p) => {
@@ -101,6 +174,8 @@ function renderBoard(state, ctx) {
     if (!state.over && state.turn_seat === p.seat) cls.push("current");
     if (p.out) cls.push("is-out");
     if (ctx.selectablePlayers && ctx.selectablePlayers.has(p.seat)) cls.push("selectable");
+    const played = lastMoveHtml(move, p.seat, state);
+    if (played) cls.push("last-mover");
     const crew = p.crew.map((m) => mobChip(m, ctx)).join("") || '<span class="muted">nobody</span>';
     let hand = `<span data-testid="hand-size">${p.hand_size}</span> card${p.hand_size === 1 ? "" : "s"} in hand`;
     if (p.hand && (ctx.showHands || ctx.me !== p.seat)) {
@@ -110,6 +185,7 @@ function renderBoard(state, ctx) {
       <div class="player-head"><b>${esc(p.family.name)}</b> <span class="muted">${esc(p.name)}</span> ${badges.join(" ")}</div>
       <div class="crew">${crew}</div>
       <div class="small muted">${p.listed.length} on the Hit List · ${p.in_play} in play · ${hand}</div>
+      ${played}
     </div>`;
   });
   document.getElementById("players").innerHTML = players.join("");
@@ -196,10 +272,13 @@ function eventType(ev) {
   return (ev.data && ev.data.type) || ev.type.split(".").pop();
 }
 
-/* A card the system played for a seat: only a turn that ran out of time does that (the
-   system otherwise only closes windows, which plays no card). */
+/* A card the system played for a seat whose turn ran out. The event's `origin` says so
+   ("timeout"); a server that does not send it is read by the actor: the system otherwise
+   only closes windows, which plays no card. */
 function timedOut(ev, type) {
-  return ev.actor === "system" && (type === "CardPlayed" || type === "AbilityAssigned");
+  if (!["CardPlayed", "AbilityAssigned"].includes(type)) return false;
+  if (ev.origin !== undefined) return ev.origin === "timeout";
+  return ev.actor === "system";
 }
 
 /* The move log: one sentence per event, with a little context carried between them. */
@@ -319,6 +398,8 @@ class MoveLog {
     const cls = [minor ? "minor" : "", type === "TurnStarted" ? "turn" : "", timeout ? "timeout" : ""].join(" ").trim();
     let words = this.words(ev, state);
     if (timeout) words = `Time ran out: ${words.replace(/\.$/, "")} (the system played for them).`;
+    // a standing preference answered for this seat (only its own seat is told so)
+    else if (ev.origin === "standing") words = `${words.replace(/[.!]$/, "")} (automatically).`;
     return `<li data-seq="${ev.seq}" class="${cls}"${timeout ? ' data-testid="timeout"' : ""}><span class="seq">${ev.seq}</span> ${esc(words)}</li>`;
   }
 }

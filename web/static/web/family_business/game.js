@@ -10,6 +10,7 @@ const GAME = CFG.gameId;
 let doc = null; // the last game document (GET /games/{id})
 let clockOffset = 0; // server_time - Date.now()
 let lastSeq = 0;
+const seen = []; // every event so far, for the last move's highlight on the board
 let selection = null; // {option, picked: []} while a card or counter is being prepared
 let butcher = null; // advanced rules: the cards picked for BUTCHER (a Set) while choosing
 let confirmResign = false;
@@ -125,6 +126,7 @@ function addEvents(events) {
   for (const ev of events) {
     if (ev.seq <= lastSeq) continue;
     lastSeq = ev.seq;
+    seen.push(ev);
     html += log.item(ev, doc.state);
   }
   if (!html) return false;
@@ -326,6 +328,7 @@ function draw() {
     selectable: st && st.kind === "mobster" ? new Set(st.allowed) : null,
     selectablePlayers: st && st.kind === "player" ? new Set(st.allowed.map(Number)) : null,
     picked: selection ? selection.picked : [],
+    events: seen,
   };
   renderBoard(state, ctx);
   drawHand(state);
@@ -402,11 +405,14 @@ function drawHand(state) {
   const myTurn = (!state.window && state.turn_seat === me() && !state.over) || shortTempered(state) || butcher;
   hand.innerHTML = (mine.hand || []).map((c) => {
     const classes = [];
+    const playable = optionsFor("play", c.id).length > 0;
     if (myTurn) classes.push("clickable");
-    if (optionsFor("play", c.id).length || butcher) classes.push("playable");
+    if (playable || butcher) classes.push("playable");
     if (butcher && butcher.has(c.id)) classes.push("butcher-pick");
     if (selection && selection.option.card === c.id) classes.push("selected");
-    return cardBox(c, { classes });
+    // on my card play, a card that cannot be played for effect says why (it can be discarded)
+    const why = myTurn && !butcher && !playable && !shortTempered(state) ? whyNot(c.kind, state) : "";
+    return cardBox(c, { classes, why });
   }).join("") || '<p class="muted">No cards.</p>';
 }
 
@@ -440,6 +446,19 @@ function drawWindow(state, st) {
   panel.innerHTML = html;
 }
 
+/* Mobsters to pick, grouped by family in the family's colour (the board lights them too). */
+function choicesByFamily(allowed) {
+  const groups = new Map();
+  for (const m of allowed) {
+    const fam = mobFamily(m);
+    if (!groups.has(fam)) groups.set(fam, []);
+    groups.get(fam).push(m);
+  }
+  return [...groups].map(([fam, mobs]) => `<div class="choice-group fam-${esc(fam)}" data-testid="choice-group" data-family="${esc(fam)}">
+    <span class="fam-name">${esc(CAT.families[fam] || fam)}</span>
+    ${mobs.map((m) => `<button type="button" class="choice" data-pick="${esc(m)}">${esc(mobName(m))}</button>`).join("")}</div>`).join("");
+}
+
 function pickerHtml(st) {
   const o = selection.option;
   const verb = { counter: "Counter with", discard: "Discard" }[o.command] || "Play";
@@ -449,9 +468,9 @@ function pickerHtml(st) {
   if (selection.picked.length) html += `<p>Chosen: <b data-testid="chosen">${esc(describePick(o, selection.picked))}</b></p>`;
   if (st) {
     html += `<p class="prompt" data-testid="prompt">${esc(st.prompt)}</p><div class="choices">`;
-    html += st.allowed.map((v) => st.kind === "player"
-      ? `<button type="button" class="choice" data-pick="${esc(v)}">${esc(seatNamer(doc.state)(Number(v)))}</button>`
-      : `<button type="button" class="choice" data-pick="${esc(v)}">${esc(mobName(v))}</button>`).join("");
+    html += st.kind === "player"
+      ? st.allowed.map((v) => `<button type="button" class="choice" data-pick="${esc(v)}">${esc(seatNamer(doc.state)(Number(v)))}</button>`).join("")
+      : choicesByFamily(st.allowed);
     html += "</div>";
   }
   html += '<div class="actions">';
@@ -620,6 +639,7 @@ async function main() {
   for (;;) {
     try { await loadLog(); break; } catch (err) { showError(err); await sleep(2000); }
   }
+  draw(); // with the events: the last move on the board
   follow();
 }
 

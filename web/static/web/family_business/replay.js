@@ -63,7 +63,7 @@ async function show(seq, { push = true } = {}) {
   }
   if (replay.at !== at) return; // a later click won the race
   const state = replay.state;
-  renderBoard(state, { me: null, showHands: true });
+  renderBoard(state, { me: null, showHands: true, events: events.filter((ev) => ev.seq <= at) });
   const panel = document.getElementById("window-panel");
   panel.hidden = !state.window;
   panel.innerHTML = state.window ? windowHtml(state) : "";
