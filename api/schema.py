@@ -591,6 +591,8 @@ WEBHOOK_LINKS = {
         ("Test", "webhooks_test"),
         ("Deliveries", "webhooks_deliveries_list"),
         ("Rotate", "webhooks_rotate_secret"),
+        ("Update", "webhooks_update"),
+        ("Delete", "webhooks_destroy"),
     )
 }
 

@@ -81,26 +81,30 @@ def deliver_lane(subscription_id: uuid.UUID, stream_id: uuid.UUID | None) -> str
 
 
 def _work(subscription_id: uuid.UUID, stream_id: uuid.UUID | None) -> str:
-    """Send the lane's due deliveries, a batch at a time (the subscription re-read before
-    each batch: one disabled meanwhile stops within a batch)."""
+    """Send the lane's due deliveries, a batch at a time, each batch read with its
+    subscription in one query (one disabled meanwhile stops within a batch)."""
     sent = 0
     while sent < BUDGET:
-        subscription = Subscription.objects.filter(id=subscription_id).first()
-        if subscription is None or not subscription.active:
-            return "disabled"
         batch = list(
             Delivery.objects.filter(
                 subscription_id=subscription_id, stream_id=stream_id, status=Delivery.PENDING
-            ).order_by("seq", "id")[:BATCH]
+            )
+            .select_related("subscription")
+            .order_by("seq", "id")[:BATCH]
         )
         if not batch:
             return "done"
+        subscription = batch[0].subscription
+        if not subscription.active:
+            return "disabled"
         for delivery in batch:
             if delivery.next_attempt_at > timezone.now():
                 return f"retry at {delivery.next_attempt_at.isoformat()}"
             if not attempt(subscription, delivery):
                 return f"retry at {delivery.next_attempt_at.isoformat()}"
             sent += 1
+        if len(batch) < BATCH:
+            return "done"  # what was committed since is seen after the lock is let go
     return "more"
 
 

@@ -75,7 +75,11 @@ def address_refusal(address: IPAddress, *, allow_loopback: bool) -> str | None:
 
 def check(url: str) -> Target:
     """Resolve ``url`` and check every address; the first one is the one to use."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 - raises on a malformed port
+    except ValueError:
+        raise UrlRefused("a malformed URL") from None
     if parts.scheme not in ("http", "https"):
         raise UrlRefused("only http and https URLs")
     if parts.username or parts.password:
@@ -83,13 +87,10 @@ def check(url: str) -> Target:
     host = parts.hostname
     if not host:
         raise UrlRefused("no host")
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        raise UrlRefused("a bad port") from None
+    port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError):
+    except (OSError, UnicodeError, ValueError):
         raise UrlRefused(f"the host {host} does not resolve") from None
     addresses = [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
     if not addresses:

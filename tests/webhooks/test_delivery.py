@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 import re
 import time
+import uuid
 from pathlib import Path
 
+from django.db import transaction
 from django.db.models import Count
 
 from events.models import StoredEvent
+from games.service import game_command_execute, game_load
 from tests.webhooks.conftest import Receiver
 from tests.webhooks.helpers import move, play_out, started_table, subscribe, users
 from webhooks import services, signing
@@ -176,3 +179,64 @@ def test_an_endpoint_that_keeps_failing_is_disabled_with_a_reason_and_enabled_ag
     assert (
         Delivery.objects.values("message_id").annotate(n=Count("id")).filter(n__gt=1).count() == 0
     )
+
+
+def test_a_rolled_back_append_sends_nothing_and_its_seq_carries_the_committed_event(
+    webhook_worker, receiver
+) -> None:
+    players = users("alice", "bob")
+    rec = receiver()
+    sub = subscribe(players[0], rec.url, ["all"])
+    webhook_worker()
+    table = started_table(players, reaction_seconds=300)
+    settle(sub)
+    loaded = game_load(game_id=table.id)
+    seat = loaded.definition.awaiting(loaded.state)[0]
+    hand = loaded.state.players[seat].hand
+
+    class Abort(Exception):
+        pass
+
+    try:
+        with transaction.atomic():
+            game_command_execute(
+                game_id=table.id,
+                seat=seat,
+                actor=f"user:{players[seat].pk}",
+                command={"type": "play", "card": hand[0], "discard": True},
+                command_id=uuid.uuid4(),
+            )
+            time.sleep(2.0)  # the relay sweeps meanwhile: it must not see this
+            raise Abort
+    except Abort:
+        pass
+    time.sleep(2.0)
+    assert not Delivery.objects.filter(subscription=sub, seq__gt=loaded.version).exists()
+    move(table, players)  # a different move takes the same seqs, committed
+    delivered = settle(sub)
+    rows = list(StoredEvent.objects.filter(stream_id=table.id).order_by("seq"))
+    got = rec.wait_for(len(rows))
+    assert len(got) == len(rows)
+    committed = {r.seq: r.payload for r in rows}
+    for message in got:
+        event = json.loads(message["body"])["data"]["event"]
+        stored = {k: v for k, v in event["data"].items() if k != "type"}
+        if event["data"]["type"] not in ("CardsDealt", "CardsDrawn", "DeckShuffled", "GameStarted"):
+            assert stored == committed[event["seq"]], event
+    assert [d.seq for d in delivered] == [r.seq for r in rows]
+
+
+def test_the_address_is_checked_again_at_each_delivery(webhook_worker, receiver) -> None:
+    (alice,) = users("alice")
+    rec = receiver()
+    sub = subscribe(alice, rec.url, ["all"])  # accepted here: loopback allowed
+    webhook_worker(FB_WEBHOOK_ALLOW_LOOPBACK="false")  # the worker refuses it
+    delivery = services.test_send(subscription=sub)
+    deadline = time.monotonic() + 30
+    while Delivery.objects.get(id=delivery.id).attempts < 2:
+        assert time.monotonic() < deadline, "never attempted"
+        time.sleep(0.1)
+    delivery.refresh_from_db()
+    assert delivery.status == "pending" and delivery.last_status_code is None
+    assert delivery.last_error.startswith("refused:") and "loopback" in delivery.last_error
+    assert rec.messages() == []
