@@ -103,6 +103,12 @@ STATUS: dict[str, int] = {
     "undo_reveals_cards": 422,
     "undo_after_reveal": 422,
     "busy": 503,
+    "annotation_not_allowed": 403,
+    "ruling_not_allowed": 403,
+    "position_out_of_range": 422,
+    "bad_review": 400,
+    "bad_winners": 422,
+    "game_not_over": 409,
     # the rules engine's
     "bad_command": 400,
     "game_over": 409,

@@ -214,7 +214,14 @@ class TableSerializer(serializers.Serializer):
     winners = serializers.ListField(
         child=serializers.IntegerField(),
         allow_null=True,
-        help_text="The winning seats once the game is over (several: a shared draw); null before.",
+        help_text="The winning seats once the game is over (several: a shared draw); null "
+        "before. A result decided by a ruling gives its winners (none for a voided game).",
+    )
+    result = serializers.DictField(
+        allow_null=True,
+        help_text="Null before the end; then how the result was decided: `decided_by` "
+        "`play` (the game's own end) or `ruling` (with the `ruling` id and its `kind`, "
+        "`award` or `void`; see /games/{id}/rulings).",
     )
 
     class Meta:
@@ -306,6 +313,52 @@ class ReplaySerializer(serializers.Serializer):
     )
     prev_hash = serializers.CharField(allow_null=True)
     state = GameViewSerializer()
+
+
+class AuthorSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+    class Meta:
+        ref_name = "Author"
+
+
+class AnnotationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    seq = serializers.IntegerField(help_text="The position: the game after this event.")
+    text = serializers.CharField()
+    author = AuthorSerializer()
+    role = serializers.ChoiceField(
+        choices=["staff", "player"], help_text="As what the author wrote it."
+    )
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Annotation"
+
+
+class AnnotationListSerializer(serializers.Serializer):
+    game_id = serializers.UUIDField()
+    annotations = AnnotationSerializer(many=True)
+
+
+class RulingSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["note", "award", "void"])
+    winners = serializers.ListField(child=serializers.IntegerField())
+    reason = serializers.CharField()
+    seq = serializers.IntegerField(allow_null=True, help_text="A position it refers to.")
+    version = serializers.IntegerField(help_text="The game's version when it was recorded.")
+    author = AuthorSerializer()
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Ruling"
+
+
+class RulingListSerializer(serializers.Serializer):
+    game_id = serializers.UUIDField()
+    rulings = RulingSerializer(many=True)
 
 
 class AuditEventSerializer(EventSerializer):
@@ -406,6 +459,8 @@ ExportSerializer = inline_serializer(
         "seed": serializers.CharField(allow_null=True),
         "events": RecordEventSerializer(many=True),
         "commands": RecordCommandSerializer(many=True),
+        "annotations": AnnotationSerializer(many=True),
+        "rulings": RulingSerializer(many=True),
     },
 )
 
@@ -705,6 +760,27 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"): Operation(
         "webhooks_redeliver",
         SIGNED_IN + UNSAFE + WEBHOOK + ("delivery_not_found", "webhook_disabled"),
+    ),
+    ("get", "/api/v1/games/{game_id}/annotations"): Operation(
+        "games_annotations_list", SIGNED_IN + STARTED + ("annotation_not_allowed",)
+    ),
+    ("post", "/api/v1/games/{game_id}/annotations"): Operation(
+        "games_annotations_create",
+        SIGNED_IN
+        + UNSAFE
+        + STARTED
+        + ("annotation_not_allowed", "position_out_of_range", "bad_review"),
+    ),
+    ("get", "/api/v1/games/{game_id}/rulings"): Operation(
+        "games_rulings_list", SIGNED_IN + STARTED
+    ),
+    ("post", "/api/v1/games/{game_id}/rulings"): Operation(
+        "games_rulings_create",
+        SIGNED_IN
+        + UNSAFE
+        + STARTED
+        + ("ruling_not_allowed", "position_out_of_range", "bad_review", "bad_winners")
+        + ("game_not_over",),
     ),
     # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
     ("get", "/healthz"): Operation("healthz", common=("method_not_allowed", "not_acceptable")),

@@ -20,7 +20,7 @@ from api.serializers import (
     TableListQuerySerializer,
 )
 from api.viewers import Access, access_for, game_document, parse_game_id, table_document
-from games import lobby, selectors
+from games import lobby, reviews, selectors
 from games.models import Table
 from games.service import clock_ms, game_read
 
@@ -65,8 +65,16 @@ class TableListView(ApiView):
                 fields={"status": ["Use mine=true for tables that are not open."]},
             )
         winners = selectors.winners_of(tables)
+        decided = reviews.decided_results(
+            [t.id for t in tables if t.status == Table.Status.FINISHED]
+        )
         return Response(
-            {"tables": [table_document(t, request.user, winners.get(t.id)) for t in tables]}
+            {
+                "tables": [
+                    table_document(t, request.user, winners.get(t.id), decided.get(t.id))
+                    for t in tables
+                ]
+            }
         )
 
     @extend_schema(

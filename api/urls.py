@@ -2,7 +2,7 @@ from django.conf import settings
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import auth_views, game_views, table_views, views, webhook_views
+from api import auth_views, game_views, review_views, table_views, views, webhook_views
 from api.feed import views as feed_views
 
 v1 = [
@@ -56,6 +56,12 @@ v1 = [
         webhook_views.WebhookRedeliverView.as_view(),
         name="webhook-redeliver",
     ),
+    path(
+        "games/<str:game_id>/annotations",
+        review_views.AnnotationsView.as_view(),
+        name="game-annotations",
+    ),
+    path("games/<str:game_id>/rulings", review_views.RulingsView.as_view(), name="game-rulings"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

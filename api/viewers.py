@@ -18,7 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from api.errors import ApiError
 from events.models import StoredEvent
 from events.store import UNDONE, iso
-from games import selectors
+from games import reviews, selectors
 from games.core import GameDefinition, get_game
 from games.models import Table
 from games.record import event_data
@@ -105,11 +105,28 @@ def refreshed(access: Access, loaded: LoadedGame | None = None) -> Access:
 # --- tables ------------------------------------------------------------------------------
 
 
+_LOOK_UP: Any = object()
+
+
 def table_document(
-    table: Table, user: AbstractBaseUser | AnonymousUser, winners: list[int] | None = None
+    table: Table,
+    user: AbstractBaseUser | AnonymousUser,
+    winners: list[int] | None = None,
+    decided: reviews.Decided | None = _LOOK_UP,
 ) -> dict[str, Any]:
     """A table as anyone signed in may see it: never its seed or stacked deck. ``winners``:
-    the winning seats once the game is over (``selectors.winners_of``, or the state's)."""
+    the winning seats once the game is over (``selectors.winners_of``, or the state's),
+    unless a ruling decided the result (``decided``: looked up for a finished table when
+    not given; ``games.reviews``): then its winners (none for a voided game)."""
+    result = None
+    if table.status == Table.Status.FINISHED:
+        if decided is _LOOK_UP:
+            decided = reviews.decided_result(table)
+        if decided is not None:
+            winners = decided.winners
+            result = decided.document()
+        else:
+            result = {"decided_by": "play", "ruling": None, "kind": "play"}
     return {
         "id": str(table.id),
         "game": table.game,
@@ -136,6 +153,7 @@ def table_document(
         "started_at": iso(table.started_at) if table.started_at else None,
         "your_seat": selectors.seat_of(table, user),
         "winners": winners,
+        "result": result,
     }
 
 

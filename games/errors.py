@@ -36,4 +36,13 @@ CODES: dict[str, str] = {
     "undo_after_reveal": "Cards were shown to another seat since your command (a draw at its "
     "turn's start); taking it back would let that seat know what comes next.",
     "busy": "The game is too busy right now; retry the same command.",
+    # reviews (games.reviews): annotations and rulings
+    "annotation_not_allowed": "Only staff, and the game's players once it is over, may "
+    "annotate a game or read its annotations.",
+    "ruling_not_allowed": "Only tournament directors (staff) record rulings.",
+    "position_out_of_range": "A position is one of the game's events, 1 to `extra.version`.",
+    "bad_review": "An annotation's text or a ruling's reason must be 1 to 2000 characters.",
+    "bad_winners": "An award names one or more different seats of the game; a note or a "
+    "void names none.",
+    "game_not_over": "A result is decided only for a game that is over.",
 }

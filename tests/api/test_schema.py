@@ -41,6 +41,8 @@ ROUTES = {
     "/api/v1/webhooks/{webhook_id}/test": {"post"},
     "/api/v1/webhooks/{webhook_id}/deliveries": {"get"},
     "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {"post"},
+    "/api/v1/games/{game_id}/annotations": {"get", "post"},
+    "/api/v1/games/{game_id}/rulings": {"get", "post"},
     "/healthz": {"get"},
 }
 

@@ -54,7 +54,7 @@ def test_the_game_page_embeds_the_catalogue_and_its_config(client, settings):
     assert catalogue["kinds"]["CONTRACT"]["category"] == "attack"
     assert "FAMILY_INFLUENCE" in catalogue["kinds"]["CONTRACT"]["countered_by"]
     assert len(catalogue["cards"]) == len(CARD_KIND)
-    assert config == {"gameId": str(game_id), "feedWait": 7.0, "me": user.pk}
+    assert config == {"gameId": str(game_id), "feedWait": 7.0, "me": user.pk, "staff": False}
 
 
 @pytest.mark.parametrize("page", ["", "/replay"])

@@ -15,6 +15,10 @@ ON CONFLICT DO NOTHING
 
 
 class Migration(migrations.Migration):
-    dependencies = [("webhooks", "0001_initial"), ("games", "__latest__"), ("events", "__latest__")]
+    dependencies = [
+        ("webhooks", "0001_initial"),
+        ("games", "0001_initial"),
+        ("events", "0001_initial"),
+    ]
 
     operations = [migrations.RunSQL(FORWARD, migrations.RunSQL.noop)]
