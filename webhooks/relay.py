@@ -75,11 +75,13 @@ def relay_stream(stream_id: uuid.UUID) -> int:
                 [stream_id],
             )
             after = cursor.fetchone()[0]
-        rows = list(StoredEvent.objects.filter(stream_id=stream_id, seq__gt=after).order_by("seq"))
+        # The table before the events: a game finishes in the statement that appends its
+        # last event, so a table read as finished here has every event in the read below.
         try:
             table = selectors.table_detail(stream_id)
         except ServiceError:
             table = None
+        rows = list(StoredEvent.objects.filter(stream_id=stream_id, seq__gt=after).order_by("seq"))
         if not rows or table is None:  # nothing new; a game gone or over needs no scans
             over = table is None or table.status == Table.Status.FINISHED
             RelayCursor.objects.filter(stream_id=stream_id).update(finished=over)
