@@ -4,16 +4,21 @@ append; nothing edits or deletes one (other methods answer 405)."""
 
 from __future__ import annotations
 
+from typing import cast
+
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 
 from api import schema
 from api.base import ApiView
 from api.serializers import AnnotationCreateSerializer, RulingCreateSerializer
-from api.viewers import Access, access_for, parse_game_id
+from api.throttles import CommandRateThrottle
 from games import reviews
+from games.reads import Access, access_for, parse_game_id
 
 GAME_ID = schema.game_id_parameter()
 
@@ -22,7 +27,17 @@ def _access(request: Request, game_id: str) -> Access:
     return access_for(parse_game_id(game_id), request.user)
 
 
-class AnnotationsView(ApiView):
+class ReviewView(ApiView):
+    """Appending is limited like commands (a record, once written, stays forever)."""
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        throttles: list[BaseThrottle] = list(super().get_throttles())  # type: ignore[no-untyped-call]
+        if self.request.method == "POST":
+            throttles.append(CommandRateThrottle())
+        return throttles
+
+
+class AnnotationsView(ReviewView):
     @extend_schema(
         tags=["history"],
         summary="The comments reviewers attached to positions of this game",
@@ -54,7 +69,7 @@ class AnnotationsView(ApiView):
         body.is_valid(raise_exception=True)
         created = reviews.annotation_add(
             table=access.table,
-            user=request.user,
+            user=cast(User, request.user),  # signed in: IsAuthenticated
             seat=access.seat,
             seq=body.validated_data["seq"],
             text=body.validated_data["text"],
@@ -62,7 +77,7 @@ class AnnotationsView(ApiView):
         return Response(created, status=status.HTTP_201_CREATED)
 
 
-class RulingsView(ApiView):
+class RulingsView(ReviewView):
     @extend_schema(
         tags=["history"],
         summary="Tournament directors' rulings on this game",
@@ -94,7 +109,7 @@ class RulingsView(ApiView):
         data = body.validated_data
         created = reviews.ruling_record(
             table=access.table,
-            user=request.user,
+            user=cast(User, request.user),  # signed in: IsAuthenticated
             kind=data["kind"],
             reason=data["reason"],
             winners=data.get("winners") or [],

@@ -22,9 +22,12 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from api import contract
-from api.errors import ALL_CODES, status_of
-from games.family_business.errors import CODES as RULE_CODES
+from api.errors import ALL_CODES, RULE_CODES, status_of
+from api.serializers import Serializer
+from games.registry import CONTRACTS
+
+contract = CONTRACTS["family_business"]
+JsonSchema = dict[str, Any]  # Family Business's typed commands and events
 
 _REASONS = {
     400: "Bad request",
@@ -53,19 +56,20 @@ def _code_table() -> str:
     return "\n".join(lines)
 
 
-def typed_json(schema: contract.JsonSchema, **kwargs: Any) -> serializers.Field:
-    """A JSON field documented by a raw schema (usually a ``contract.ref``)."""
+def typed_json(schema: JsonSchema, **kwargs: Any) -> Any:
+    """A JSON field documented by a raw schema (usually a ``contract.ref``). Typed Any: a
+    document's field may be called ``data``, which a ``Serializer`` has as a property."""
     field_class = extend_schema_field(schema)(type("TypedJSONField", (serializers.JSONField,), {}))
     return field_class(**kwargs)
 
 
-VIEWER: contract.JsonSchema = {
+VIEWER: JsonSchema = {
     "oneOf": [contract.SEAT, {"type": "string", "enum": ["spectator", "staff"]}],
     "description": 'Your seat number, "spectator" or "staff".',
 }
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(Serializer):
     code = serializers.ChoiceField(
         choices=sorted(ALL_CODES),
         help_text="Stable machine code; its HTTP status is fixed:\n\n" + _code_table(),
@@ -80,7 +84,7 @@ class ErrorSerializer(serializers.Serializer):
 # --- shapes ------------------------------------------------------------------------------
 
 
-class CardSerializer(serializers.Serializer):
+class CardSerializer(Serializer):
     id = serializers.CharField(help_text="c01 ... c56; ability cards a01 ... a10 (advanced).")
     kind = serializers.CharField()
     name = serializers.CharField()
@@ -91,7 +95,7 @@ class CardSerializer(serializers.Serializer):
     )
 
 
-class MobsterSerializer(serializers.Serializer):
+class MobsterSerializer(Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     family = serializers.CharField()
@@ -100,13 +104,13 @@ class MobsterSerializer(serializers.Serializer):
     )
 
 
-class AbilityHeldSerializer(serializers.Serializer):
+class AbilityHeldSerializer(Serializer):
     mobster = MobsterSerializer()
     seat = serializers.IntegerField(help_text="The mobster's owner.")
     card = CardSerializer()
 
 
-class PlayerViewSerializer(serializers.Serializer):
+class PlayerViewSerializer(Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField()
     family = inline_serializer(
@@ -125,7 +129,7 @@ class PlayerViewSerializer(serializers.Serializer):
     resigned = serializers.BooleanField()
 
 
-class WindowViewSerializer(serializers.Serializer):
+class WindowViewSerializer(Serializer):
     id = serializers.CharField()
     seat = serializers.IntegerField(help_text="Whose card is pending (or who decides).")
     card = CardSerializer(allow_null=True)
@@ -145,7 +149,7 @@ class WindowViewSerializer(serializers.Serializer):
     )
 
 
-class GameViewSerializer(serializers.Serializer):
+class GameViewSerializer(Serializer):
     """The game as one viewer may see it."""
 
     rules_version = serializers.IntegerField()
@@ -187,26 +191,31 @@ class GameViewSerializer(serializers.Serializer):
         ref_name = "GameView"
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(Serializer):
     position = serializers.IntegerField()
     name = serializers.CharField()
     bot = serializers.CharField(allow_null=True)
     user = serializers.IntegerField(allow_null=True)
 
 
-class TableSerializer(serializers.Serializer):
+class TableSerializer(Serializer):
     id = serializers.UUIDField(help_text="The table's id, which is also its game's id.")
     game = serializers.CharField()
     mode = serializers.ChoiceField(choices=["casual", "ranked", "sandbox"])
     status = serializers.ChoiceField(choices=["open", "started", "finished"])
     seats = SeatSerializer(many=True, help_text="The filled seats.")
     size = serializers.IntegerField(help_text="How many seats the table has.")
-    reaction_seconds = serializers.IntegerField()
-    advanced = serializers.BooleanField(help_text="Advanced rules (ability cards).")
+    reaction_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Family Business (null for other games)."
+    )
+    advanced = serializers.BooleanField(
+        allow_null=True, help_text="Family Business: advanced rules (ability cards)."
+    )
+    options = serializers.DictField(help_text="The game's table options (never a stacked deck).")
     undo = serializers.ChoiceField(choices=["off", "own_last"])
     spectator_delay = serializers.IntegerField()
     turn_seconds = serializers.IntegerField()
-    turn_action = serializers.ChoiceField(choices=["discard", "bot"])
+    turn_action = serializers.ChoiceField(choices=["discard", "minimal", "bot"])
     created_by = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -228,11 +237,11 @@ class TableSerializer(serializers.Serializer):
         ref_name = "Table"
 
 
-class TableListSerializer(serializers.Serializer):
+class TableListSerializer(Serializer):
     tables = TableSerializer(many=True)
 
 
-class GameDocumentSerializer(serializers.Serializer):
+class GameDocumentSerializer(Serializer):
     game_id = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The last event's seq you can see.")
     server_time = serializers.IntegerField(help_text="Server clock, ms since the epoch.")
@@ -256,12 +265,19 @@ class GameDocumentSerializer(serializers.Serializer):
         ref_name = "Game"
 
 
-class EventSerializer(serializers.Serializer):
+class EventSerializer(Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField(
         help_text="`family_business.<Event>` (docs/rules.md#events) or `stream.Undone`."
     )
     actor = serializers.CharField(help_text="`user:<id>`, `bot:<seat>` or `system`.")
+    origin = serializers.ChoiceField(
+        choices=["timeout", "standing"],
+        allow_null=True,
+        help_text="`timeout`: the system played for a seat whose turn ran out. `standing`: "
+        "the seat's standing reactions did (shown to that seat, staff, and after the end; "
+        "null to everyone else). Null: the actor's own command.",
+    )
     recorded_at = serializers.DateTimeField()
     schema_version = serializers.IntegerField(
         help_text="The version of the event's `data` shape (as in the export)."
@@ -272,7 +288,7 @@ class EventSerializer(serializers.Serializer):
         ref_name = "Event"
 
 
-class FeedSerializer(serializers.Serializer):
+class FeedSerializer(Serializer):
     version = serializers.IntegerField()
     events = EventSerializer(many=True)
     has_more = serializers.BooleanField(help_text="Ask again with after = the last seq.")
@@ -280,7 +296,7 @@ class FeedSerializer(serializers.Serializer):
     server_time = serializers.IntegerField()
 
 
-class CommandResultSerializer(serializers.Serializer):
+class CommandResultSerializer(Serializer):
     version = serializers.IntegerField(
         help_text="The game's version now (bots may have moved after your command)."
     )
@@ -301,7 +317,7 @@ class CommandResultSerializer(serializers.Serializer):
     table = TableSerializer()
 
 
-class ReplaySerializer(serializers.Serializer):
+class ReplaySerializer(Serializer):
     game_id = serializers.UUIDField()
     at = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -315,7 +331,7 @@ class ReplaySerializer(serializers.Serializer):
     state = GameViewSerializer()
 
 
-class AuthorSerializer(serializers.Serializer):
+class AuthorSerializer(Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
@@ -323,7 +339,7 @@ class AuthorSerializer(serializers.Serializer):
         ref_name = "Author"
 
 
-class AnnotationSerializer(serializers.Serializer):
+class AnnotationSerializer(Serializer):
     id = serializers.IntegerField()
     seq = serializers.IntegerField(help_text="The position: the game after this event.")
     text = serializers.CharField()
@@ -337,12 +353,12 @@ class AnnotationSerializer(serializers.Serializer):
         ref_name = "Annotation"
 
 
-class AnnotationListSerializer(serializers.Serializer):
+class AnnotationListSerializer(Serializer):
     game_id = serializers.UUIDField()
     annotations = AnnotationSerializer(many=True)
 
 
-class RulingSerializer(serializers.Serializer):
+class RulingSerializer(Serializer):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["note", "award", "void"])
     winners = serializers.ListField(child=serializers.IntegerField())
@@ -356,7 +372,7 @@ class RulingSerializer(serializers.Serializer):
         ref_name = "Ruling"
 
 
-class RulingListSerializer(serializers.Serializer):
+class RulingListSerializer(Serializer):
     game_id = serializers.UUIDField()
     rulings = RulingSerializer(many=True)
 
@@ -371,7 +387,7 @@ class AuditEventSerializer(EventSerializer):
         ref_name = "AuditEvent"
 
 
-class AuditCommandSerializer(serializers.Serializer):
+class AuditCommandSerializer(Serializer):
     command_id = serializers.UUIDField()
     actor = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
@@ -388,7 +404,7 @@ class AuditCommandSerializer(serializers.Serializer):
     metadata = serializers.DictField()
 
 
-class AuditSerializer(serializers.Serializer):
+class AuditSerializer(Serializer):
     game_id = serializers.UUIDField()
     version = serializers.IntegerField()
     revealed = serializers.BooleanField()
@@ -396,7 +412,7 @@ class AuditSerializer(serializers.Serializer):
     commands = AuditCommandSerializer(many=True)
 
 
-class RecordEventSerializer(serializers.Serializer):
+class RecordEventSerializer(Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField()
     schema_version = serializers.IntegerField()
@@ -421,8 +437,9 @@ RecordTableSerializer = inline_serializer(
     fields={
         "mode": serializers.ChoiceField(choices=["casual", "ranked", "sandbox"]),
         "seats": serializers.IntegerField(),
-        "reaction_seconds": serializers.IntegerField(),
-        "advanced": serializers.BooleanField(),
+        "reaction_seconds": serializers.IntegerField(allow_null=True),
+        "advanced": serializers.BooleanField(allow_null=True),
+        "options": serializers.DictField(),
         "undo": serializers.ChoiceField(choices=["off", "own_last"]),
         "status": serializers.ChoiceField(choices=["open", "started", "finished"]),
         "created_at": serializers.DateTimeField(),
@@ -431,7 +448,7 @@ RecordTableSerializer = inline_serializer(
 )
 
 
-class RecordCommandSerializer(serializers.Serializer):
+class RecordCommandSerializer(Serializer):
     command_id = serializers.UUIDField()
     actor = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
@@ -604,7 +621,7 @@ COMMAND = (
     "busy",
 )
 FEED = ("too_many_feeds", "feed_overloaded")  # the feed's connection limits (api.feed.limits)
-RULES = tuple(c for c in RULE_CODES if status_of(c) == 422)  # the engine's refusals
+ENGINE = tuple(c for c in RULE_CODES if c not in COMMAND)  # every code of every game
 
 
 @dataclass(frozen=True)
@@ -701,12 +718,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("post", "/api/v1/games/{game_id}/commands"): Operation(
         "games_command_create",
-        SIGNED_IN
-        + UNSAFE
-        + STARTED
-        + COMMAND
-        + RULES
-        + ("bad_command", "stale_version", "window_closed", "not_a_player", "system_only"),
+        SIGNED_IN + UNSAFE + STARTED + COMMAND + ENGINE + ("stale_version",),
     ),
     ("post", "/api/v1/games/{game_id}/resign"): Operation(
         "games_resign", SIGNED_IN + UNSAFE + STARTED + COMMAND + ("not_in_game",)
@@ -719,6 +731,16 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         + COMMAND
         + ("undo_not_allowed", "nothing_to_undo", "undo_reveals_cards", "other_seat_acted")
         + ("undo_after_reveal",),
+    ),
+    ("get", "/api/v1/games/{game_id}/standing"): Operation(
+        "games_standing_retrieve", SIGNED_IN + GAME + ("not_your_seat",)
+    ),
+    ("patch", "/api/v1/games/{game_id}/standing"): Operation(
+        "games_standing_update",
+        SIGNED_IN
+        + UNSAFE
+        + GAME
+        + ("not_your_seat", "not_started", "game_over", "stale_version", "bad_command"),
     ),
     ("get", "/api/v1/games/{game_id}/events"): Operation(
         "games_events_list", SIGNED_IN + STARTED + FEED + ("invalid",)
@@ -848,12 +870,18 @@ def _operations(schema: dict[str, Any]) -> list[dict[str, Any]]:
     return [op for ops in schema["paths"].values() for m, op in ops.items() if m != "parameters"]
 
 
-def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
+def postprocess(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
     """drf-spectacular's last step: the engine's typed components, operation ids, every
     operation's error statuses with its codes, the auth schemes, and links."""
     result["components"]["schemas"].update(contract.components())
     result["components"]["securitySchemes"] = SECURITY_SCHEMES
-    authenticated = [{"tokenAuth": []}, {"bearerAuth": []}, {"cookieAuth": []}]
+    authenticated: list[dict[str, list[str]]] = [
+        {"tokenAuth": []},
+        {"bearerAuth": []},
+        {"cookieAuth": []},
+    ]
     for path, methods in result["paths"].items():
         for method, operation in methods.items():
             op = OPERATIONS.get((method, path))

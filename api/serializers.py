@@ -4,23 +4,28 @@ number, ``1`` is not a boolean) and unknown fields are refused, so client bugs s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Field
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api import usernames
-from games.family_business import CARD_KIND
-from games.family_business.cards import ACTION_CARDS
+from games.core import RuleViolation
 from games.models import Table
+from games.registry import game_names, get_game
 
-CARD_IDS = sorted(CARD_KIND)  # c01..c56 and the ability cards a01..a10
-BASE_CARD_IDS = frozenset(ACTION_CARDS)
-BOT_KINDS = ["heuristic", "random"]
+# every registered game's bot kinds (the lobby checks the table's game has the one asked)
+BOT_KINDS = sorted({kind for name in game_names() for kind in get_game(name).bot_kinds})
 MAX_VERSION = 2**31 - 1  # a version is a seq: PostgreSQL integer columns
+
+if TYPE_CHECKING:  # the stubs' Serializer is generic in what it validates
+    Serializer = serializers.Serializer[Any]
+else:
+    Serializer = serializers.Serializer
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -53,7 +58,7 @@ class StrictCharField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
-class StrictSerializer(serializers.Serializer):
+class StrictSerializer(Serializer):
     """Unknown fields are refused (400 `invalid`, naming them in `extra.fields`)."""
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +80,7 @@ class CredentialsSerializer(StrictSerializer):
 class RegisterSerializer(CredentialsSerializer):
     def validate_username(self, value: str) -> str:
         user_model = get_user_model()
-        field = user_model._meta.get_field(user_model.USERNAME_FIELD)
+        field = cast("Field[Any, Any]", user_model._meta.get_field(user_model.USERNAME_FIELD))
         try:
             field.run_validators(value)
         except DjangoValidationError as exc:
@@ -95,22 +100,22 @@ class RegisterSerializer(CredentialsSerializer):
         return attrs
 
 
-class UserSerializer(serializers.Serializer):
+class UserSerializer(Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     is_staff = serializers.BooleanField()
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(Serializer):
     token = serializers.CharField()
 
 
-class RegisteredSerializer(serializers.Serializer):
+class RegisteredSerializer(Serializer):
     token = serializers.CharField()
     user = UserSerializer()
 
 
-class SessionSerializer(serializers.Serializer):
+class SessionSerializer(Serializer):
     user = UserSerializer(allow_null=True)
     csrf_token = serializers.CharField(help_text="Send it back as the X-CSRFToken header.")
 
@@ -118,7 +123,22 @@ class SessionSerializer(serializers.Serializer):
 # --- tables ------------------------------------------------------------------------------
 
 
+# Family Business's options, also accepted as fields of their own (as before ``options``).
+FB_OPTION_FIELDS = ("reaction_seconds", "advanced", "stacked_deck")
+
+
 class TableCreateSerializer(StrictSerializer):
+    game = serializers.ChoiceField(
+        choices=list(game_names()),
+        default="family_business",
+        help_text="The game to play (docs/architecture.md lists them).",
+    )
+    options = serializers.DictField(
+        required=False,
+        help_text="The game's table options, validated by the game (400 bad_options): "
+        "Family Business: reaction_seconds, advanced, stacked_deck (also accepted as "
+        "fields of their own); Goofspiel: cards (3 to 13, default 5).",
+    )
     mode = serializers.ChoiceField(choices=Table.Mode.values, default=Table.Mode.CASUAL)
     seats = StrictIntegerField(min_value=2, max_value=6, default=4)
     reaction_seconds = StrictIntegerField(min_value=1, max_value=300, required=False)
@@ -136,19 +156,20 @@ class TableCreateSerializer(StrictSerializer):
     )
     turn_action = serializers.ChoiceField(
         choices=Table.TurnAction.values,
-        default=Table.TurnAction.DISCARD,
-        help_text="What the system plays for a seat out of time: a discard or the bot's choice.",
+        required=False,
+        help_text="What the system plays for a seat out of time: the game's minimal move "
+        "(Family Business: `discard`, its default) or the bot's choice (`bot`).",
     )
     advanced = StrictBooleanField(
-        default=False,
+        required=False,
         help_text="Advanced rules: the 10 ability cards (a01..a10) join the deck; their main "
         "texts are reconstructed (docs/rules.md#advanced-rules).",
     )
     seed = StrictCharField(max_length=128, required=False, help_text="Sandbox tables only (staff).")
     stacked_deck = serializers.ListField(
-        child=serializers.ChoiceField(choices=CARD_IDS),
+        child=StrictCharField(max_length=8),
         required=False,
-        max_length=len(CARD_IDS),
+        max_length=100,
         help_text="Sandbox tables only (staff): card ids put on top of the deck, in order "
         "(ability cards a01..a10 only on advanced tables).",
     )
@@ -159,18 +180,35 @@ class TableCreateSerializer(StrictSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)
-        deck = attrs.get("stacked_deck") or []
-        if len(set(deck)) != len(deck):
-            raise serializers.ValidationError({"stacked_deck": ["Each card at most once."]})
-        if not attrs.get("advanced") and any(card not in BASE_CARD_IDS for card in deck):
-            raise serializers.ValidationError(
-                {"stacked_deck": ["Ability cards (a01..a10) need an advanced table."]}
-            )
         position = attrs.get("position")
         if position is not None and position >= attrs["seats"]:
             raise serializers.ValidationError({"position": ["No such seat at this table."]})
-        attrs.setdefault("reaction_seconds", settings.FB_REACTION_SECONDS)
+        if attrs["game"] != "family_business":
+            given = [name for name in FB_OPTION_FIELDS if name in attrs]
+            if given:
+                raise serializers.ValidationError(
+                    {given[0]: ["A Family Business option; this game takes `options`."]}
+                )
+            _game_checks_options(attrs)
+            return attrs
+        if "options" not in attrs:
+            attrs.setdefault("reaction_seconds", settings.FB_REACTION_SECONDS)
+        _game_checks_options(attrs)
         return attrs
+
+
+def _game_checks_options(attrs: dict[str, Any]) -> None:
+    """The game validates its options; a refusal names the field, like any bad field."""
+    given = dict(attrs.get("options") or {})
+    given.update({name: attrs[name] for name in FB_OPTION_FIELDS if name in attrs})
+    sandbox = attrs.get("mode") == Table.Mode.SANDBOX
+    try:
+        get_game(attrs["game"]).validate_options(given, attrs["seats"], sandbox=sandbox)
+    except RuleViolation as exc:
+        field = str(exc.data.get("field", "options"))
+        if field == "seed" or not sandbox and field == "stacked_deck":
+            return  # a sandbox-only option: the lobby's bad_options says so, as before
+        raise serializers.ValidationError({field: [exc.message]}) from None
 
 
 class JoinSerializer(StrictSerializer):
@@ -183,14 +221,14 @@ class AddBotSerializer(StrictSerializer):
     position = StrictIntegerField(min_value=0, max_value=5, required=False, allow_null=True)
 
 
-class QuerySerializer(serializers.Serializer):
+class QuerySerializer(Serializer):
     """A query string: a parameter given empty (``?status=``) is refused, not taken as
     absent (DRF's default for form-like input)."""
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         blank = sorted(
             name
-            for name in self.fields
+            for name in list[str](self.fields)
             if hasattr(self.initial_data, "get") and self.initial_data.get(name) == ""
         )
         if blank:

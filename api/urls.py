@@ -2,7 +2,15 @@ from django.conf import settings
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import auth_views, game_views, review_views, table_views, views, webhook_views
+from api import (
+    auth_views,
+    game_views,
+    review_views,
+    standing_views,
+    table_views,
+    views,
+    webhook_views,
+)
 from api.feed import views as feed_views
 
 v1 = [
@@ -20,15 +28,20 @@ v1 = [
     path("games/<str:game_id>/commands", game_views.CommandView.as_view(), name="game-commands"),
     path("games/<str:game_id>/resign", game_views.ResignView.as_view(), name="game-resign"),
     path("games/<str:game_id>/undo", game_views.UndoView.as_view(), name="game-undo"),
+    path(
+        "games/<str:game_id>/standing",
+        standing_views.StandingView.as_view(),
+        name="game-standing",
+    ),
     # The feed's waiting routes are async (api.feed.views); the DRF classes document them.
     path(
         "games/<str:game_id>/events",
-        feed_views.served_by(game_views.FeedView, feed_views.feed),
+        feed_views.served_by(game_views.FeedView, feed_views.feed),  # type: ignore[arg-type]
         name="game-events",
     ),
     path(
         "games/<str:game_id>/events/stream",
-        feed_views.served_by(game_views.FeedStreamView, feed_views.feed_stream),
+        feed_views.served_by(game_views.FeedStreamView, feed_views.feed_stream),  # type: ignore[arg-type]
         name="game-events-stream",
     ),
     path("games/<str:game_id>/replay", game_views.ReplayView.as_view(), name="game-replay"),

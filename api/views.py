@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
@@ -69,7 +71,7 @@ class HealthView(APIView):
         )
 
 
-def _public(probe: dict[str, object]) -> dict[str, object]:
+def _public(probe: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in probe.items() if k in PUBLIC_PROBE_FIELDS}
 
 

@@ -8,6 +8,7 @@ another user's subscription is a 404 like a missing one.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -18,16 +19,21 @@ from rest_framework.response import Response
 from api.base import ApiView
 from api.serializers import (
     QuerySerializer,
+    Serializer,
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
     StrictSerializer,
 )
-from events.store import iso
 from webhooks import services
 from webhooks.models import KINDS, Attempt, Delivery, Subscription
 
 MAX_OVERLAP_SECONDS = 7 * 24 * 3600
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat()
+
 
 WEBHOOK_ID = OpenApiParameter(
     "webhook_id",
@@ -103,7 +109,7 @@ class DeliveryQuerySerializer(QuerySerializer):
 # --- response shapes -----------------------------------------------------------------------
 
 
-class SubscriptionSerializer(serializers.Serializer):
+class SubscriptionSerializer(Serializer):
     id = serializers.UUIDField()
     url = serializers.URLField()
     kinds = serializers.ListField(child=serializers.ChoiceField(choices=list(KINDS)))
@@ -127,11 +133,11 @@ class SubscriptionSerializer(serializers.Serializer):
         ref_name = "WebhookSubscription"
 
 
-class SubscriptionListSerializer(serializers.Serializer):
+class SubscriptionListSerializer(Serializer):
     webhooks = SubscriptionSerializer(many=True)
 
 
-class AttemptSerializer(serializers.Serializer):
+class AttemptSerializer(Serializer):
     number = serializers.IntegerField()
     started_at = serializers.DateTimeField()
     duration_ms = serializers.IntegerField()
@@ -140,7 +146,7 @@ class AttemptSerializer(serializers.Serializer):
     response = serializers.CharField(help_text="The start of the receiver's answer.")
 
 
-class DeliverySerializer(serializers.Serializer):
+class DeliverySerializer(Serializer):
     id = serializers.IntegerField()
     message_id = serializers.CharField(
         help_text="The `webhook-id` header: the same on every attempt."
@@ -163,7 +169,7 @@ class DeliverySerializer(serializers.Serializer):
         ref_name = "WebhookDelivery"
 
 
-class DeliveryListSerializer(serializers.Serializer):
+class DeliveryListSerializer(Serializer):
     deliveries = DeliverySerializer(many=True)
     has_more = serializers.BooleanField(help_text="Ask again with before = the last id.")
 

@@ -42,8 +42,8 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from fbservice.celery import app as celery_app  # noqa: E402
-from games.core import FAMILY_BUSINESS as game  # noqa: E402
 from games.lobby import seat_join, table_create, table_start  # noqa: E402
+from games.registry import get_game  # noqa: E402
 from games.service import game_command_execute, game_load  # noqa: E402
 from webhooks.models import Delivery, Subscription  # noqa: E402
 
@@ -95,13 +95,11 @@ class Games:
         if state.over:
             self.games[index] = self.new(index)
             return None
-        seat = game.awaiting(state)[0]
-        choice = game.bots["random"]().choose(state, seat, rng)
-        command = (
-            game.encode_command(choice)
-            if choice is not None
-            else {"type": "pass", "window": state.window.id}
-        )
+        game = get_game(table.game)
+        seat = game.status(state).awaiting[0]
+        command = game.bot_command(state, seat, "random", f"{table.id}:{rng.random()}")
+        if command is None:
+            command = {"type": "pass", "window": state.window.id}
         began = time.perf_counter()
         game_command_execute(
             game_id=table.id,

@@ -36,8 +36,8 @@ from django.conf import settings
 from django.db import close_old_connections, connection, transaction
 
 from games import send_guard, service
+from games.core import RuleViolation
 from games.errors import ServiceError
-from games.family_business.errors import RuleViolation
 from games.models import GameClock
 
 log = logging.getLogger(__name__)
@@ -248,7 +248,7 @@ class ClockLoop:
             (due,) = cursor.fetchone()
         if due is None:
             return self.idle
-        return min(max((due + self.grace_ms - now) / 1000, 0.0), self.idle)
+        return float(min(max((due + self.grace_ms - now) / 1000, 0.0), self.idle))
 
     def run(self) -> None:
         """Act on due deadlines until ``stop()``; survives database outages (retrying)."""

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from events.store import iso, stream_version
@@ -31,7 +31,7 @@ from games.models import Annotation, Ruling, Table
 MAX_TEXT = 2000  # characters of an annotation's text or a ruling's reason
 
 
-def _is_staff(user: AbstractBaseUser | AnonymousUser) -> bool:
+def _is_staff(user: User | AnonymousUser) -> bool:
     return bool(getattr(user, "is_staff", False))
 
 
@@ -40,7 +40,7 @@ def _started(table: Table) -> None:
         raise ServiceError("not_started", "The table has not started yet.")
 
 
-def may_read_annotations(table: Table, user: AbstractBaseUser | AnonymousUser) -> bool:
+def may_read_annotations(table: Table, user: User | AnonymousUser) -> bool:
     return _is_staff(user) or table.status == Table.Status.FINISHED
 
 
@@ -55,7 +55,7 @@ def annotation_document(a: Annotation) -> dict[str, Any]:
     }
 
 
-def annotations_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> list[dict[str, Any]]:
+def annotations_of(table: Table, user: User | AnonymousUser) -> list[dict[str, Any]]:
     """Every annotation of the game in position order (then as written), for a reader who
     may see them; ``annotation_not_allowed`` otherwise."""
     _started(table)
@@ -69,7 +69,7 @@ def annotations_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> list
 
 
 def annotation_add(
-    *, table: Table, user: AbstractBaseUser, seat: int | None, seq: int, text: str
+    *, table: Table, user: User, seat: int | None, seq: int, text: str
 ) -> dict[str, Any]:
     """Append a comment on the position after event ``seq``. Staff who do not play in this
     game may annotate it at any time; its players once it is over; nobody else."""
@@ -150,7 +150,7 @@ def rulings_of(table: Table) -> list[dict[str, Any]]:
 def ruling_record(
     *,
     table: Table,
-    user: AbstractBaseUser,
+    user: User,
     kind: str,
     reason: str,
     winners: Sequence[int] = (),

@@ -18,9 +18,9 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from games import send_guard, service
+from games import send_guard, service, standing
+from games.core import RuleViolation
 from games.errors import ServiceError
-from games.family_business.errors import RuleViolation
 from games.models import GameClock
 
 log = logging.getLogger(__name__)
@@ -86,6 +86,18 @@ def turn_timeout(game_id: str, key: str, deadline: int) -> str:
     return "no move" if outcome is None else "played"
 
 
+@shared_task(name="games.tasks.standing_react")
+def standing_react(game_id: str, window_id: str) -> str:
+    """Apply the seats' standing reactions to a window that has just opened (sent for
+    every window, whatever the hands: its cost and timing say nothing about them)."""
+    try:
+        done = standing.standing_react(game_id=uuid.UUID(game_id), window_id=window_id)
+    except ServiceError as exc:
+        log.warning("standing reactions to %s in %s failed: %s", window_id, game_id, exc)
+        return f"failed: {exc.code}"
+    return f"{len(done)} answered"
+
+
 @shared_task(name="games.tasks.sweep")
 def sweep() -> dict[str, int] | str:
     """Celery beat sends this every FB_SWEEP_SECONDS: one sweep, unless a worker's
@@ -108,7 +120,7 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
     windows = clocks.filter(window_deadline_ms__lte=cutoff).order_by("window_deadline_ms")
     for row in windows.values("game_id", "version", "window_id", "window_deadline_ms")[:limit]:
         done["windows"] += _sweep_one(
-            row,
+            dict(row),
             "window_deadline_ms",
             lambda r: service.close_window(
                 game_id=r["game_id"],
@@ -120,9 +132,9 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
         )
 
     turns = clocks.filter(turn_deadline_ms__lte=cutoff).order_by("turn_deadline_ms")
-    for row in turns.values("game_id", "version", "turn_key", "turn_deadline_ms")[:limit]:
+    for turn in turns.values("game_id", "version", "turn_key", "turn_deadline_ms")[:limit]:
         done["turns"] += _sweep_one(
-            row,
+            dict(turn),
             "turn_deadline_ms",
             lambda r: service.turn_timeout(
                 game_id=r["game_id"],
@@ -134,9 +146,9 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
         )
 
     bots = clocks.filter(bot_due_ms__lte=cutoff).order_by("bot_due_ms")
-    for row in bots.values("game_id", "version", "bot_due_ms")[:limit]:
+    for bot in bots.values("game_id", "version", "bot_due_ms")[:limit]:
         done["bots"] += _sweep_one(
-            row,
+            dict(bot),
             "bot_due_ms",
             lambda r: service.bot_move(game_id=r["game_id"], version=r["version"]),
         )
@@ -168,4 +180,5 @@ _TASKS = {
     "close_window": close_window,
     "bot_move": bot_move,
     "turn_timeout": turn_timeout,
+    "standing_react": standing_react,
 }

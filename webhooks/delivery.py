@@ -180,7 +180,8 @@ def attempt(subscription: Subscription, delivery: Delivery) -> bool:
 def backoff(attempts: int) -> float:
     """Seconds before the next attempt after ``attempts`` failed ones."""
     base = float(settings.FB_WEBHOOK_BACKOFF_SECONDS)
-    return min(base * 2 ** max(attempts - 1, 0), float(settings.FB_WEBHOOK_BACKOFF_MAX_SECONDS))
+    growth = float(2 ** max(attempts - 1, 0))
+    return min(base * growth, float(settings.FB_WEBHOOK_BACKOFF_MAX_SECONDS))
 
 
 def _disable(subscription: Subscription, delivery: Delivery, error: str) -> None:

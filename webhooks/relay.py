@@ -15,7 +15,7 @@ whose events run ahead of their cursor (``behind``), so a lost notification only
 Payloads go through the same viewer projection as every read (``api.viewers``): a
 subscriber's own games as its seat sees them, a staff service-wide subscription as a
 spectator does. Which events are turns, windows, a filled table or a finished game is the
-game's to say (``GameDefinition.notices``, e.g. ``games/family_business/notices.py``).
+game's to say (``games.registry.notices``: ``games/family_business/notices.py``).
 """
 
 from __future__ import annotations
@@ -30,13 +30,15 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection, transaction
 from django.db.models import Q
 
-from api.viewers import Access, event_document
 from events.models import StoredEvent
 from events.store import UNDONE, iso
 from games import selectors
-from games.core import GameDefinition, get_game
+from games.core import Game
 from games.errors import ServiceError
 from games.models import Table
+from games.reads import Access, event_document
+from games.registry import get_game
+from games.registry import notices as game_notices
 from webhooks import tasks
 from webhooks.models import Delivery, RelayCursor, Subscription
 
@@ -131,11 +133,11 @@ def _versions(rows: list[StoredEvent]) -> dict[int, int]:
     return version
 
 
-def _notices(definition: GameDefinition, table: Table, row: StoredEvent) -> dict[str, list[int]]:
+def _notices(definition: Game, table: Table, row: StoredEvent) -> dict[str, list[int]]:
     """Notice kind -> the seats it concerns, for one stored event."""
     if row.type == UNDONE or "." not in row.type:
         return {}
-    raised = definition.notices(row.type.split(".", 1)[1], row.payload)
+    raised = game_notices(definition.name, row.type.split(".", 1)[1], row.payload)
     every = sorted(s.position for s in table.seat_set.all())
     return {kind: sorted(seats) if seats is not None else every for kind, seats in raised.items()}
 

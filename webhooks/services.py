@@ -11,7 +11,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
@@ -32,7 +31,7 @@ def _check_url(url: str) -> None:
         ) from None
 
 
-def subscription_get(*, owner: AbstractBaseUser, subscription_id: uuid.UUID | str) -> Subscription:
+def subscription_get(*, owner: Any, subscription_id: uuid.UUID | str) -> Subscription:
     try:
         key = uuid.UUID(str(subscription_id))
     except ValueError:
@@ -43,13 +42,13 @@ def subscription_get(*, owner: AbstractBaseUser, subscription_id: uuid.UUID | st
     return found
 
 
-def subscriptions_of(*, owner: AbstractBaseUser) -> list[Subscription]:
+def subscriptions_of(*, owner: Any) -> list[Subscription]:
     return list(Subscription.objects.filter(owner=owner).order_by("created_at"))
 
 
 def subscription_create(
     *,
-    owner: AbstractBaseUser,
+    owner: Any,
     url: str,
     kinds: Sequence[str],
     scope: str = Subscription.Scope.OWN,

@@ -68,9 +68,7 @@ class Relay(threading.Thread):
         with psycopg.connect(autocommit=True, connect_timeout=5, **params) as conn:
             self.listener = conn
             try:
-                while not conn.execute("SELECT pg_try_advisory_lock(%s)", [RELAY_LOCK]).fetchone()[
-                    0
-                ]:
+                while not self.take_lock(conn):
                     if self.stopping.wait(self.interval):
                         return
                 log.info("webhook relay: this process relays")
@@ -85,6 +83,11 @@ class Relay(threading.Thread):
                         next_sweep = time.monotonic() + self.interval
             finally:
                 self.listener = None
+
+    @staticmethod
+    def take_lock(conn: psycopg.Connection[Any]) -> bool:
+        row = conn.execute("SELECT pg_try_advisory_lock(%s)", [RELAY_LOCK]).fetchone()
+        return bool(row and row[0])
 
     def heard(self, conn: psycopg.Connection[Any], timeout: float) -> set[uuid.UUID]:
         """The games announced within ``timeout`` (after the first, a short drain)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
+from dataclasses import MISSING, fields, is_dataclass
 from typing import Any
 
 from .commands import (
@@ -89,6 +89,8 @@ def decode_event(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES[data["type"]]
     kwargs = {}
     for f in fields(cls):
+        if f.name not in data and f.default is not MISSING:
+            continue  # a field added later (GameStarted.salt): older records keep the default
         value = data[f.name]
         kwargs[f.name] = _tuples(value) if str(f.type).startswith("tuple") else value
     return cls(**kwargs)
@@ -108,6 +110,7 @@ def decode_command(data: Any) -> Command:
                             types=sorted(COMMAND_TYPES))  # fmt: skip
     cls = COMMAND_TYPES[data["type"]]
     names = {_JSON_NAME.get(f.name, f.name) for f in fields(cls)}
+    optional = {f.name for f in fields(cls) if f.default is None}
     unknown = set(data) - names - {"type"}
     if unknown:
         raise RuleViolation("bad_command", f"Unknown field(s): {', '.join(sorted(unknown))}.")
@@ -118,6 +121,7 @@ def decode_command(data: Any) -> Command:
         name = str(_FIELD_NAME.get(key, key))
         expected = _EXPECTED[name]
         ok = isinstance(value, expected) and not (isinstance(value, bool) and bool not in expected)
+        ok = ok or (value is None and name in optional)  # e.g. Reward's unused sector
         if not ok:
             raise RuleViolation("bad_command", f"Field '{key}' has the wrong type.", field=key)
         kwargs[name] = plain(value)

@@ -18,6 +18,9 @@ class GameStarted:
     seed: str  # secret until GameEnded; views show seed_hash
     seed_hash: str
     stacked: dict[str, Any]  # the sandbox's stacked decks (G-15); secret until GameEnded
+    # salts seed_hash (a sandbox's short seed cannot be found by hashing guesses); secret
+    # until GameEnded, as the seed; "" for a game started without one
+    salt: str = ""
 
 
 @dataclass(frozen=True)

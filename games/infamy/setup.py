@@ -109,7 +109,7 @@ def validate_options(options: Mapping[str, Any] | None, seats: int) -> Options:
 
 def setup_events(
     players: int | Sequence[str], options: Options | Mapping[str, Any] | None = None,
-    seed: str = "",
+    seed: str = "", salt: str = "",
 ) -> tuple[Event, ...]:  # fmt: skip
     """The events that start a game (I-2): decks, bodyguard, Watchdog, the first round."""
     names = (
@@ -125,8 +125,8 @@ def setup_events(
     st = options.stacked
     b = Builder(GameState())
     b.emit(GameStarted(RULES_VERSION, CONTENT_VERSION, names, tuple(colours),
-                       options.sector_seconds, options.turn_seconds, seed, seed_hash(seed),
-                       dict(st)))  # fmt: skip
+                       options.sector_seconds, options.turn_seconds, seed,
+                       seed_hash(seed, salt), dict(st), salt))  # fmt: skip
 
     def deck(ids: Sequence[str], top: Sequence[str], label: str) -> tuple[str, ...]:
         return tuple(top) + shuffled([c for c in ids if c not in top], seed, label)

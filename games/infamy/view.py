@@ -222,6 +222,7 @@ def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dic
     if isinstance(event, GameStarted):
         data.pop("seed")
         data.pop("stacked")
+        data.pop("salt")
     elif isinstance(event, JobDeckShuffled | SchemeDeckShuffled | ContactDeckShuffled):
         if viewer != "staff":
             data["cards"] = None

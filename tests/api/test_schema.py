@@ -43,6 +43,7 @@ ROUTES = {
     "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {"post"},
     "/api/v1/games/{game_id}/annotations": {"get", "post"},
     "/api/v1/games/{game_id}/rulings": {"get", "post"},
+    "/api/v1/games/{game_id}/standing": {"get", "patch"},
     "/healthz": {"get"},
 }
 

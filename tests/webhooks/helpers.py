@@ -8,9 +8,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games.core import get_game
 from games.lobby import seat_join, table_create, table_start
 from games.models import Table
+from games.registry import get_game
 from games.service import game_command_execute, game_load
 from tests.factories import UserFactory
 from webhooks import services
@@ -36,14 +36,10 @@ def move(table: Table, players: list[AbstractBaseUser]) -> bool:
     if state.over:
         return False
     definition = get_game(table.game)
-    seat = definition.awaiting(state)[0]
-    rng = definition.bot_rng(f"{table.id}:{seat}:test", state, seat)
-    choice = definition.bots["random"]().choose(state, seat, rng)
-    command = (
-        definition.encode_command(choice)
-        if choice is not None
-        else {"type": "pass", "window": state.window.id}
-    )
+    seat = definition.status(state).awaiting[0]
+    command = definition.bot_command(state, seat, "random", f"{table.id}:{seat}:test")
+    if command is None:
+        command = {"type": "pass", "window": state.window.id}
     game_command_execute(
         game_id=table.id,
         seat=seat,

@@ -191,7 +191,7 @@ def test_a_rolled_back_append_sends_nothing_and_its_seq_carries_the_committed_ev
     table = started_table(players, reaction_seconds=300)
     settle(sub)
     loaded = game_load(game_id=table.id)
-    seat = loaded.definition.awaiting(loaded.state)[0]
+    seat = loaded.definition.status(loaded.state).awaiting[0]
     hand = loaded.state.players[seat].hand
 
     class Abort(Exception):

@@ -12,7 +12,7 @@ import pytest
 from django.db import transaction
 
 from events.models import StoredEvent
-from games.core import FAMILY_BUSINESS as game
+from games.registry import get_game
 from games.service import from_row, game_command_execute, game_load
 from tests.api.helpers import card_ids
 from tests.factories import UserFactory
@@ -21,6 +21,7 @@ from tests.webhooks.helpers import move, play_out, started_table, subscribe, use
 from webhooks.models import Delivery, RelayCursor
 from webhooks.relay import behind, relay_all, relay_stream
 
+game = get_game("family_business")
 URL = "http://127.0.0.1:9/hooks"  # never called here
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -146,7 +147,7 @@ def test_an_append_that_rolled_back_sends_nothing() -> None:
     made = Delivery.objects.filter(subscription=sub).count()
     version = game_load(game_id=table.id).version
     loaded = game_load(game_id=table.id)
-    seat = game.awaiting(loaded.state)[0]
+    seat = game.status(loaded.state).awaiting[0]
     card = loaded.state.players[seat].hand[0]
 
     class Abort(Exception):

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from web.games import family_business
+from web.games import family_business, infamy
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,12 @@ PAGES: dict[str, GamePages] = {
         title="Family Business",
         folder="family_business",
         catalogue=family_business.catalogue,
+    ),
+    "infamy": GamePages(
+        name="infamy",
+        title="Infamy",
+        folder="infamy",
+        catalogue=infamy.catalogue,
     ),
 }
 

@@ -3,9 +3,20 @@ functions the service will call (games/infamy/definition.py)."""
 
 from __future__ import annotations
 
+import json
+from random import Random
+
 import pytest
 
-from games.infamy import CODES, RuleViolation, initial_state
+from games.infamy import (
+    CODES,
+    RuleViolation,
+    awaiting,
+    candidates,
+    decide,
+    evolve,
+    initial_state,
+)
 from games.infamy.bots import HeuristicBot, RandomBot
 from games.infamy.codec import decode_command, encode_command
 from games.infamy.commands import ChooseSector, MoveWatchdog, Place
@@ -48,6 +59,30 @@ def test_commands_round_trip_and_malformed_ones_are_refused() -> None:
         with pytest.raises(RuleViolation) as info:
             decode_command(bad)
         assert info.value.code == "bad_command"
+
+
+@pytest.mark.parametrize("seed", ["v1"])
+def test_every_legal_variant_decodes_to_the_command_it_lists(seed: str) -> None:
+    """A client sends a listed variant as it is (JSON, ``null`` fields included): it must
+    decode to the very command ``candidates`` listed (a Reward's unused ``sector: null``
+    was once refused as a wrong type)."""
+    bots = [HeuristicBot(), RandomBot(), HeuristicBot(), RandomBot()]
+    rng = Random(seed)
+    state = initial_state(4, {}, seed)
+    seen: set[str] = set()
+    for _ in range(400):  # a few rounds: every kind of step comes up
+        if state.over:
+            break
+        waiting = awaiting(state)
+        for seat in waiting:
+            for command in candidates(state, seat):
+                seen.add(type(command).__name__)
+                data = json.loads(json.dumps(encode_command(command)))
+                assert decode_command(data) == command, data
+        seat = rng.choice(waiting)
+        for event in decide(state, seat, bots[seat].choose(state, seat, rng)):
+            state = evolve(state, event)
+    assert {"Bid", "Pass", "ChooseSector", "Place", "Reward"} <= seen
 
 
 def test_status_timeout_command_and_codes() -> None:
