@@ -1,7 +1,7 @@
 """One error envelope for the whole API: ``{"code", "message", "extra"}``.
 
 Every refusal has a stable ``code`` (tests assert on codes, never on messages) and one HTTP
-status. The codes are the rules engine's (``games.family_business.errors.CODES``), the
+status. The codes are the games' (each ``Game.error_codes`` with ``Game.http_status``), the
 service's (``games.errors.CODES``) and the API's own (``API_CODES``); ``STATUS`` maps each
 to its status and the OpenAPI schema lists them all (``api.schema``).
 
@@ -25,10 +25,10 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from api.parsers import JSONTooDeep
+from games.core import RuleViolation
 from games.errors import CODES as SERVICE_CODES
 from games.errors import ServiceError
-from games.family_business.errors import CODES as RULE_CODES
-from games.family_business.errors import RuleViolation
+from games.registry import GAMES
 
 logger = logging.getLogger(__name__)
 
@@ -101,28 +101,15 @@ STATUS: dict[str, int] = {
     "undo_reveals_cards": 422,
     "undo_after_reveal": 422,
     "busy": 503,
-    # the rules engine's
-    "bad_command": 400,
-    "game_over": 409,
-    "window_closed": 409,
-    "not_a_player": 403,
-    "not_in_game": 422,
-    "not_your_turn": 422,
-    "window_open": 422,
-    "card_not_in_hand": 422,
-    "missing_target": 422,
-    "illegal_target": 422,
-    "no_window": 422,
-    "not_eligible": 422,
-    "already_passed": 422,
-    "not_counterable": 422,
-    "window_not_expired": 422,
-    "system_only": 403,
-    # the rules engine's, advanced rules (pending decisions and abilities)
-    "no_decision": 422,
-    "no_ability": 422,
-    "not_allowed_now": 422,
 }
+
+# Every registered game's codes, with the status the game gives each (a code two games
+# share must mean the same; the first game's text documents it).
+RULE_CODES: dict[str, str] = {}
+for _game in GAMES.values():
+    for _code, _text in _game.error_codes.items():
+        RULE_CODES.setdefault(_code, _text)
+        STATUS.setdefault(_code, _game.http_status(_code))
 
 ALL_CODES: dict[str, str] = {**API_CODES, **SERVICE_CODES, **RULE_CODES}
 ALL_CODES_CHOICES = sorted(ALL_CODES)

@@ -30,6 +30,7 @@ from api.viewers import (
     events_document,
     game_document,
     live_fields,
+    over,
     parse_game_id,
     refreshed,
     state_view,
@@ -66,7 +67,7 @@ def _command_result(access: Access, outcome: CommandOutcome) -> Response:
     # the game as the command left it (no reload), unless a bot has moved it since
     loaded = outcome.loaded or game_load(game_id=access.table.id, table=access.table)
     access = refreshed(access, loaded)  # the command may have ended the game
-    revealed = bool(getattr(loaded.state, "over", False))
+    revealed = over(loaded)
     body = {
         "version": loaded.version,
         "first_seq": outcome.first_seq,
@@ -75,7 +76,9 @@ def _command_result(access: Access, outcome: CommandOutcome) -> Response:
         "state": state_view(access, loaded.state, now=now),
         "server_time": now,
         **live_fields(access, loaded),
-        "table": table_document(access.table, access.user, winners(loaded.state)),
+        "table": table_document(
+            access.table, access.user, winners(loaded.definition, loaded.state)
+        ),
     }
     response = Response(body, status=status.HTTP_201_CREATED)
     if outcome.replayed:

@@ -23,8 +23,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from api import contract
-from api.errors import ALL_CODES, status_of
-from games.family_business.errors import CODES as RULE_CODES
+from api.errors import ALL_CODES, RULE_CODES, status_of
 
 _REASONS = {
     400: "Bad request",
@@ -201,12 +200,17 @@ class TableSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["open", "started", "finished"])
     seats = SeatSerializer(many=True, help_text="The filled seats.")
     size = serializers.IntegerField(help_text="How many seats the table has.")
-    reaction_seconds = serializers.IntegerField()
-    advanced = serializers.BooleanField(help_text="Advanced rules (ability cards).")
+    reaction_seconds = serializers.IntegerField(
+        allow_null=True, help_text="Family Business (null for other games)."
+    )
+    advanced = serializers.BooleanField(
+        allow_null=True, help_text="Family Business: advanced rules (ability cards)."
+    )
+    options = serializers.DictField(help_text="The game's table options (never a stacked deck).")
     undo = serializers.ChoiceField(choices=["off", "own_last"])
     spectator_delay = serializers.IntegerField()
     turn_seconds = serializers.IntegerField()
-    turn_action = serializers.ChoiceField(choices=["discard", "bot"])
+    turn_action = serializers.ChoiceField(choices=["discard", "minimal", "bot"])
     created_by = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -368,8 +372,9 @@ RecordTableSerializer = inline_serializer(
     fields={
         "mode": serializers.ChoiceField(choices=["casual", "ranked", "sandbox"]),
         "seats": serializers.IntegerField(),
-        "reaction_seconds": serializers.IntegerField(),
-        "advanced": serializers.BooleanField(),
+        "reaction_seconds": serializers.IntegerField(allow_null=True),
+        "advanced": serializers.BooleanField(allow_null=True),
+        "options": serializers.DictField(),
         "undo": serializers.ChoiceField(choices=["off", "own_last"]),
         "status": serializers.ChoiceField(choices=["open", "started", "finished"]),
         "created_at": serializers.DateTimeField(),
@@ -549,7 +554,7 @@ COMMAND = (
     "busy",
 )
 FEED = ("too_many_feeds", "feed_overloaded")  # the feed's connection limits (api.feed.limits)
-RULES = tuple(c for c in RULE_CODES if status_of(c) == 422)  # the engine's refusals
+ENGINE = tuple(c for c in RULE_CODES if c not in COMMAND)  # every code of every game
 
 
 @dataclass(frozen=True)
@@ -633,12 +638,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("post", "/api/v1/games/{game_id}/commands"): Operation(
         "games_command_create",
-        SIGNED_IN
-        + UNSAFE
-        + STARTED
-        + COMMAND
-        + RULES
-        + ("bad_command", "stale_version", "window_closed", "not_a_player", "system_only"),
+        SIGNED_IN + UNSAFE + STARTED + COMMAND + ENGINE + ("stale_version",),
     ),
     ("post", "/api/v1/games/{game_id}/resign"): Operation(
         "games_resign", SIGNED_IN + UNSAFE + STARTED + COMMAND + ("not_in_game",)

@@ -16,6 +16,7 @@ from api import usernames
 from games.family_business import CARD_KIND
 from games.family_business.cards import ACTION_CARDS
 from games.models import Table
+from games.registry import game_names
 
 CARD_IDS = sorted(CARD_KIND)  # c01..c56 and the ability cards a01..a10
 BASE_CARD_IDS = frozenset(ACTION_CARDS)
@@ -118,7 +119,22 @@ class SessionSerializer(serializers.Serializer):
 # --- tables ------------------------------------------------------------------------------
 
 
+# Family Business's options, also accepted as fields of their own (as before ``options``).
+FB_OPTION_FIELDS = ("reaction_seconds", "advanced", "stacked_deck")
+
+
 class TableCreateSerializer(StrictSerializer):
+    game = serializers.ChoiceField(
+        choices=list(game_names()),
+        default="family_business",
+        help_text="The game to play (docs/architecture.md lists them).",
+    )
+    options = serializers.DictField(
+        required=False,
+        help_text="The game's table options, validated by the game (400 bad_options): "
+        "Family Business: reaction_seconds, advanced, stacked_deck (also accepted as "
+        "fields of their own); Goofspiel: cards (3 to 13, default 5).",
+    )
     mode = serializers.ChoiceField(choices=Table.Mode.values, default=Table.Mode.CASUAL)
     seats = StrictIntegerField(min_value=2, max_value=6, default=4)
     reaction_seconds = StrictIntegerField(min_value=1, max_value=300, required=False)
@@ -136,11 +152,12 @@ class TableCreateSerializer(StrictSerializer):
     )
     turn_action = serializers.ChoiceField(
         choices=Table.TurnAction.values,
-        default=Table.TurnAction.DISCARD,
-        help_text="What the system plays for a seat out of time: a discard or the bot's choice.",
+        required=False,
+        help_text="What the system plays for a seat out of time: the game's minimal move "
+        "(Family Business: `discard`, its default) or the bot's choice (`bot`).",
     )
     advanced = StrictBooleanField(
-        default=False,
+        required=False,
         help_text="Advanced rules: the 10 ability cards (a01..a10) join the deck; their main "
         "texts are reconstructed (docs/rules.md#advanced-rules).",
     )
@@ -169,7 +186,15 @@ class TableCreateSerializer(StrictSerializer):
         position = attrs.get("position")
         if position is not None and position >= attrs["seats"]:
             raise serializers.ValidationError({"position": ["No such seat at this table."]})
-        attrs.setdefault("reaction_seconds", settings.FB_REACTION_SECONDS)
+        if attrs["game"] != "family_business":
+            given = [name for name in FB_OPTION_FIELDS if name in attrs]
+            if given:
+                raise serializers.ValidationError(
+                    {given[0]: ["A Family Business option; this game takes `options`."]}
+                )
+            return attrs
+        if "options" not in attrs:
+            attrs.setdefault("reaction_seconds", settings.FB_REACTION_SECONDS)
         return attrs
 
 

@@ -19,15 +19,14 @@ from api.errors import ApiError
 from events.models import StoredEvent
 from events.store import UNDONE, iso
 from games import selectors
-from games.core import GameDefinition, get_game
+from games.core import Game, Viewer
 from games.models import Table
-from games.record import event_data
-from games.service import LoadedGame, from_row, game_load, turn_key
+from games.record import event_data, fb_columns
+from games.registry import get_game
+from games.service import LoadedGame, from_row, game_load, running_turn_deadline
 
 if TYPE_CHECKING:
     from games.feed import FeedRow
-
-Viewer = int | str  # a seat number, "spectator" or "staff"
 
 
 def parse_game_id(raw: str) -> uuid.UUID:
@@ -71,7 +70,7 @@ class Access:
         return max(0, version - self.delay)
 
     @property
-    def definition(self) -> GameDefinition:
+    def definition(self) -> Game:
         return get_game(self.table.game)
 
     def require_seat(self) -> int:
@@ -97,9 +96,13 @@ def access_for(
 def refreshed(access: Access, loaded: LoadedGame | None = None) -> Access:
     """The same caller, with the table re-read (its status may have changed). Given the
     game just loaded, only re-read when the game has ended since the table was read."""
-    if loaded is not None and (access.finished or not getattr(loaded.state, "over", False)):
+    if loaded is not None and (access.finished or not over(loaded)):
         return access
     return access_for(access.table.id, access.user)
+
+
+def over(loaded: LoadedGame) -> bool:
+    return loaded.definition.status(loaded.state).over
 
 
 # --- tables ------------------------------------------------------------------------------
@@ -125,8 +128,8 @@ def table_document(
             for s in table.seat_set.all()  # prefetched in position order (games.selectors)
         ],
         "size": table.seats,
-        "reaction_seconds": table.reaction_seconds,
-        "advanced": table.advanced,
+        **fb_columns(table),
+        "options": get_game(table.game).public_options(table.options),
         "undo": table.undo,
         "spectator_delay": table.spectator_delay,
         "turn_seconds": table.turn_seconds,
@@ -154,55 +157,43 @@ def state_view(access: Access, state: Any, *, now: int, revealed: bool = False) 
     """The engine's view of ``state`` for this viewer. ``revealed`` shows every hand and the
     deck (a finished game replayed at an earlier point): the staff projection, relabelled."""
     definition = access.definition
-    if revealed and not getattr(state, "over", False):
+    over_now = definition.status(state).over
+    if revealed and not over_now:
         out = definition.view(state, "staff", now=now)
         out["viewer"] = access.viewer
         out["revealed"] = True
         out["seed"] = access.table.seed
         return out
     out = definition.view(state, access.viewer, now=now)
-    out["revealed"] = bool(getattr(state, "over", False))
+    out["revealed"] = over_now
     return out
-
-
-def running_turn_deadline(access: Access, state: Any) -> int | None:
-    """The deadline of the human turn ``state`` is waiting on, on tables with a turn limit
-    (from the game's clock row, ``games.models.GameClock``), else None."""
-    if not access.table.turn_seconds or getattr(state, "over", False):
-        return None
-    if getattr(state, "window", None) is not None:
-        return None  # a reaction window or decision runs on its own deadline
-    awaiting = access.definition.awaiting(state)
-    if len(awaiting) != 1:
-        return None
-    return selectors.turn_deadline(access.table, key=turn_key(state, awaiting[0]))
 
 
 def live_fields(access: Access, loaded: LoadedGame, *, delayed: bool = False) -> dict[str, Any]:
     """What the game document and the command result add to the state for this caller:
     ``undo_available`` (their seat may undo now) and ``turn_deadline`` (server time, ms)."""
-    over = bool(getattr(loaded.state, "over", False))
     return {
         "undo_available": selectors.undo_available(
             access.table,
             seat=access.seat,
             version=loaded.version,
-            over=over,
+            over=over(loaded),
             last=loaded.last_command,
         ),
-        "turn_deadline": None if delayed else running_turn_deadline(access, loaded.state),
+        "turn_deadline": None if delayed else running_turn_deadline(access.table, loaded),
     }
 
 
-def winners(state: Any) -> list[int] | None:
+def winners(definition: Game, state: Any) -> list[int] | None:
     """The winning seats if ``state`` is a finished game."""
-    return list(state.winners) if getattr(state, "over", False) else None
+    status = definition.status(state)
+    return list(status.winners) if status.over else None
 
 
 def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, Any]:
     state, version = visible_state(access, loaded)
     view = state_view(access, state, now=now)
-    window = view.get("window")
+    window = access.definition.status(state).window
     return {
         "game_id": str(access.table.id),
         "version": version,
@@ -210,9 +201,9 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
         "viewer": access.viewer,
         "seat": access.seat,
         "delayed_by": loaded.version - version if access.delay else 0,
-        "window_remaining_ms": max(0, window["deadline"] - now) if window else None,
+        "window_remaining_ms": max(0, window.deadline - now) if window else None,
         **live_fields(access, loaded, delayed=version != loaded.version),
-        "table": table_document(access.table, access.user, winners(state)),
+        "table": table_document(access.table, access.user, winners(access.definition, state)),
         "state": view,
     }
 
@@ -222,7 +213,7 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
 
 def event_document(
     access: Access,
-    definition: GameDefinition,
+    definition: Game,
     row: StoredEvent | FeedRow,
     *,
     revealed: bool,

@@ -22,11 +22,11 @@ from django.conf import settings  # noqa: E402
 from events.models import Snapshot  # noqa: E402
 from events.store import append  # noqa: E402
 from games import cache  # noqa: E402
-from games.core import get_game  # noqa: E402
 from games.family_business import PlayCard, decide, evolve, setup_events  # noqa: E402
 from games.family_business.codec import encode_state  # noqa: E402
 from games.lobby import table_create  # noqa: E402
 from games.models import Table  # noqa: E402
+from games.registry import get_game  # noqa: E402
 from games.service import game_load, to_new_event  # noqa: E402
 
 LENGTHS = (100, 1_000, 10_000)

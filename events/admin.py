@@ -50,7 +50,7 @@ class StoredEventAdmin(_ByUserSearch):
 
 def staff_view(event: StoredEvent) -> dict[str, Any]:
     """The event's data as the staff viewer sees it while the game runs (no seed)."""
-    from games.core import get_game
+    from games.registry import get_game
 
     name, _, kind = event.type.partition(".")
     try:

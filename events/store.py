@@ -12,14 +12,14 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from .chain import GENESIS, chain_hash, event_body
-from .models import StoredEvent
+from .models import CommandRecord, Snapshot, StoredEvent
 
 UNDONE = "stream.Undone"  # marks a range of a stream's events that replay skips
 
@@ -196,10 +196,22 @@ class CommandSeenBefore(Exception):  # noqa: N818 - names a fact, like Concurren
     """The stream already has a record of this command id (a retry, or a racing twin)."""
 
 
+class Projection(Protocol):
+    """A read model an append keeps current: one data-modifying statement (``INSERT`` /
+    ``UPDATE`` ... ``RETURNING``) the append runs in its own statement, so it commits with
+    the events or not at all. Each projection owns its SQL beside its model (e.g.
+    ``games.projections.ClockUpsert``); the store knows none of them."""
+
+    @property
+    def sql(self) -> str: ...
+
+    @property
+    def params(self) -> Sequence[Any]: ...
+
+
 @dataclass(frozen=True)
 class Also:
-    """One more data-modifying statement (``INSERT``/``UPDATE`` ... ``RETURNING``) that the
-    append runs in the same statement, so it commits with the events or not at all."""
+    """A projection given as a statement and its parameters (tests, scripts)."""
 
     sql: str
     params: Sequence[Any]
@@ -222,7 +234,7 @@ def append_command(
     expected_by_client: int | None,
     now_ms: int,
     metadata: dict[str, Any] | None = None,
-    also: Sequence[Also] = (),
+    also: Sequence[Projection] = (),
 ) -> tuple[list[StoredEvent], list[dict[str, Any] | None]]:
     """Append an accepted command's ``events`` after ``expected_version`` together with its
     ``CommandRecord`` and the ``also`` statements, in one SQL statement (data-modifying
@@ -375,3 +387,67 @@ def read_snapshot_and_tail(
         else:
             rows.append(TailRow(seq, type_, json.loads(payload), digest, actor, command, seat))
     return snapshot, rows
+
+
+# --- snapshots ---------------------------------------------------------------------------
+
+
+def snapshot_save(
+    stream_id: uuid.UUID, *, version: int, rules_version: int, state: dict[str, Any]
+) -> None:
+    """Keep ``state`` (the fold up to ``version``) as a snapshot; one per version."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO events_snapshot (stream_id, version, rules_version, state, "
+            "created_at) VALUES (%s, %s, %s, %s::jsonb, now()) ON CONFLICT DO NOTHING",
+            [stream_id, version, rules_version, _json(state)],
+        )
+
+
+def snapshots_drop_from(stream_id: uuid.UUID, version: int) -> None:
+    """Forget the snapshots at or after ``version`` (an undo took those events back)."""
+    Snapshot.objects.filter(stream_id=stream_id, version__gte=version).delete()
+
+
+# --- the command log: refusals, and what a retried command was answered -----------------
+
+
+def command_logged(stream_id: uuid.UUID, command_id: uuid.UUID) -> CommandRecord | None:
+    """The log's record of ``command_id`` in the stream (accepted or refused), if any."""
+    return CommandRecord.objects.filter(stream_id=stream_id, command_id=command_id).first()
+
+
+def record_refusal(
+    *,
+    stream_id: uuid.UUID,
+    command_id: uuid.UUID,
+    actor: str,
+    seat: int | None,
+    command: dict[str, Any],
+    expected_version: int | None,
+    now_ms: int,
+    code: str,
+    message: str,
+    data: dict[str, Any],
+    metadata: dict[str, Any] | None,
+) -> None:
+    """Log a refused command (nothing appended). A concurrent retry that logged the same
+    command first wins; this one is dropped."""
+    try:
+        with transaction.atomic():
+            CommandRecord.objects.create(
+                stream_id=stream_id,
+                command_id=command_id,
+                actor=actor,
+                seat=seat,
+                command=command,
+                expected_version=expected_version,
+                now_ms=now_ms,
+                outcome=CommandRecord.REFUSED,
+                error_code=code,
+                error_message=message,
+                error_data=data,
+                metadata=dict(metadata or {}),
+            )
+    except IntegrityError:
+        pass

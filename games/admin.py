@@ -64,7 +64,7 @@ class TableAdmin(ReadOnlyAdmin):
         "created_at",
         "started_at",
     )
-    list_filter = ("status", "mode", "game", "advanced")
+    list_filter = ("status", "mode", "game")
     # by table (game) id, by a seated user's or the creator's name
     search_fields = ("id", "seat_set__user__username", "seat_set__name", "created_by__username")
     # The seed stays secret until the game ends, from staff too (docs/api.md).

@@ -1,95 +1,202 @@
-"""The games this service can host, behind one small interface.
+"""What the service knows of a game: the ``Game`` protocol and the types it shares.
 
-Each game is a pure package (``games/<name>/``) exposing the same pieces; the service,
-the API, the verifier and the bots only talk to a game through its ``GameDefinition``, so a
-second game (Scarface 1920, Infamy) slots in beside Family Business with one registry line.
-Imports nothing but the standard library and the game packages.
+A game is a pure package (``games/<name>/``) with one object implementing ``Game``; the
+service, the API, the verifier, the timers and the bots ask it everything they need
+(who is awaited and until when, is it over, what a timeout plays, which events reveal
+hidden information, which options a table may have, what each refusal code means) and
+never read its state's attributes. ``games/registry.py`` lists the games; adding one is a
+package and a registry line (docs/architecture.md, "Adding a game").
+
+The framework owns what is common to every game, in the manner of boardgame.io's ``ctx``:
+the version, the clock (deadlines are ms since the epoch, passed in as ``now``), the
+turn time limit of a table, idempotency, undo and the record. The game owns its rules.
+
+Imports nothing but the standard library: the rules packages import this module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from random import Random
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, Protocol, runtime_checkable
 
-from games import family_business as fb
-from games.family_business import bots as fb_bots
-from games.family_business import codec as fb_codec
-from games.family_business import view as fb_view
-from games.family_business.state import GameState
+Viewer = int | Literal["spectator", "staff"]  # a seat, a spectator or staff
+
+ALL: Final = "all"  # an event that reveals hidden information to every seat
+Reveal = frozenset[int] | Literal["all"]
+
+
+class RuleViolation(Exception):  # noqa: N818 - the domain's own word for it
+    """A command (or table options) the rules refuse. ``code`` is stable and one of the
+    game's ``error_codes``; ``message`` is for people; ``data`` is structured detail."""
+
+    def __init__(self, code: str, message: str, **data: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"RuleViolation({self.code!r}, {self.message!r}, **{self.data!r})"
 
 
 @dataclass(frozen=True)
-class GameDefinition:
-    name: str
+class Window:
+    """A step the game times itself (a reaction window, a sealed step with a deadline the
+    rules set): the service closes it at ``deadline`` by playing ``Game.close_command``
+    as the system, and no other command is decided once it is overdue."""
+
+    id: str
+    deadline: int  # ms since the epoch
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the service needs to know of a game at one point.
+
+    ``awaiting``: the seats whose decision the game waits for, several at once in a
+    simultaneous step (sealed choices). ``deadlines``: for each of them, the game's own
+    deadline (a window's) or None, when the table's turn clock (``Table.turn_seconds``)
+    is what times it. ``step_key`` names the decision point: a new key starts a new turn
+    clock, so the same key must come back while the game waits on the same step (an undo,
+    one seat of a sealed step committing while others still choose)."""
+
+    over: bool
+    winners: tuple[int, ...] = ()
+    awaiting: tuple[int, ...] = ()
+    deadlines: Mapping[int, int | None] = field(default_factory=dict)
+    step_key: str = ""
+    window: Window | None = None
+
+    def table_timed(self) -> tuple[int, ...]:
+        """The awaited seats the table's turn clock times (no deadline of the game's)."""
+        return tuple(s for s in self.awaiting if self.deadlines.get(s) is None)
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game, as the service sees it. Every method is pure: no I/O, no clock (``now``
+    is passed in), no global random (seeds are passed in)."""
+
+    name: str  # stable: the prefix of its stored event types, the table's ``game``
     title: str
-    rules_version: int
+    rules_version: int  # snapshots of another version are ignored
     min_players: int
     max_players: int
-    setup_events: Callable[..., tuple[Any, ...]]
-    decide: Callable[..., tuple[Any, ...]]
-    evolve: Callable[[Any, Any], Any]
-    replay: Callable[..., Any]
-    view: Callable[..., dict[str, Any]]
-    redact_event: Callable[..., dict[str, Any]]
-    # the seats a stored event (its type without the game's prefix, its payload) shows
-    # hidden information to
-    revealed_to: Callable[[str, Mapping[str, Any]], frozenset[int]]
-    legal_commands: Callable[..., tuple[Any, ...]]
-    # The card a timed-out turn discards (None: nothing to discard; the bot plays instead).
-    timeout_discard: Callable[[Any, int], str | None]
-    awaiting: Callable[[Any], tuple[int, ...]]
-    encode_event: Callable[[Any], dict[str, Any]]
-    decode_event: Callable[[dict[str, Any]], Any]
-    encode_command: Callable[[Any], dict[str, Any]]
-    decode_command: Callable[[Any], Any]
-    empty_state: Callable[[], Any]
-    encode_state: Callable[[Any], dict[str, Any]]
-    decode_state: Callable[[dict[str, Any]], Any]
-    bots: dict[str, Callable[[], Any]]  # bots as the service runs them
-    bot_rng: Callable[[str, Any, int], Random]
-    error_codes: dict[str, str]
+    bot_kinds: tuple[str, ...]  # the bots the lobby may seat, by name
+    timeout_policies: tuple[str, ...]  # what a timed-out seat's move may be (first: default)
+    error_codes: Mapping[str, str]  # every RuleViolation code it raises, with its meaning
+    # (event kind, key in the refusal's data): for a ``window_closed`` refusal, the event
+    # whose payload names the window and whose seq the refusal reports under that key
+    window_closers: tuple[tuple[str, str], ...]
+
+    def http_status(self, code: str) -> int:
+        """The HTTP status of one of its refusal codes (400, 409 or 422)."""
+        ...
+
+    # --- tables and setup ---------------------------------------------------------------
+
+    def validate_options(
+        self, options: Mapping[str, Any] | None, seats: int, *, sandbox: bool
+    ) -> dict[str, Any]:
+        """The table options as stored (JSON, defaults filled in), or ``RuleViolation``
+        ``bad_options`` naming the ``field``. Secret ones (stacked decks) only in sandbox."""
+        ...
+
+    def public_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """What anyone may see of a table's stored options (no stacked deck)."""
+        ...
+
+    def start(
+        self, names: Sequence[str], options: Mapping[str, Any], seed: str, salt: str
+    ) -> tuple[Any, ...]:
+        """The events that start a game (the first records seed_hash(seed, salt))."""
+        ...
+
+    def setup_from_started(self, started: Mapping[str, Any], seed: str) -> tuple[Any, ...]:
+        """Re-derive the setup from a recorded first event's payload (offline verify)."""
+        ...
+
+    def seed_matches(self, started: Mapping[str, Any], seed: str) -> bool:
+        """Whether ``seed`` is the one the first event's published hash commits to."""
+        ...
+
+    # --- the rules ----------------------------------------------------------------------
+
+    def empty_state(self) -> Any: ...
+
+    def decide(self, state: Any, seat: int | None, command: Any, *, now: int) -> tuple[Any, ...]:
+        """The events ``command`` of ``seat`` (None: the system) produces, or
+        ``RuleViolation``."""
+        ...
+
+    def evolve(self, state: Any, event: Any) -> Any: ...
+
+    def status(self, state: Any) -> Status: ...
+
+    def names_its_step(self, command: Any) -> bool:
+        """Whether the (decoded) command names the step it answers (a reaction its window,
+        a bid its round): then a stale ``expected_version`` is not refused, the rules
+        decide whether the step is still open."""
+        ...
+
+    def close_command(self, window: Window) -> dict[str, Any]:
+        """The system's command that closes an overdue ``Status.window``."""
+        ...
+
+    def timeout_command(
+        self, state: Any, seat: int, policy: str, seed: str
+    ) -> dict[str, Any] | None:
+        """The command played for an awaited ``seat`` whose turn clock ran out, under the
+        table's ``policy`` (one of ``timeout_policies``); None: nothing to play."""
+        ...
+
+    def bot_command(self, state: Any, seat: int, kind: str, seed: str) -> dict[str, Any] | None:
+        """A bot's command for an awaited ``seat``, deterministic in ``seed`` and the
+        state; None: the bot lets the step run out. Chooses from what the seat may know."""
+        ...
+
+    # --- what leaves the server ---------------------------------------------------------
+
+    def view(self, state: Any, viewer: Viewer, *, now: int) -> dict[str, Any]: ...
+
+    def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
+        """``event`` as ``viewer`` may see it (everything once ``revealed``)."""
+        ...
+
+    def revealed_to(self, kind: str, payload: Mapping[str, Any]) -> Reveal:
+        """The seats a stored event (kind without the game's prefix, payload) shows hidden
+        information to, or ``ALL``: a command whose events reveal something cannot be
+        undone (the undo boundary)."""
+        ...
+
+    def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
+        """The winners if this stored event ends the game (a table list reads them from
+        the stream's last event), else None."""
+        ...
+
+    def legal_commands(self, state: Any, seat: int | None, *, now: int | None = None) -> Any: ...
+
+    # --- storage ------------------------------------------------------------------------
+
+    def encode_event(self, event: Any) -> dict[str, Any]: ...
+
+    def decode_event(self, data: Mapping[str, Any]) -> Any: ...
+
+    def encode_command(self, command: Any) -> dict[str, Any]: ...
+
+    def decode_command(self, data: Any) -> Any: ...
+
+    def encode_state(self, state: Any) -> dict[str, Any]: ...
+
+    def decode_state(self, data: Mapping[str, Any]) -> Any: ...
 
 
-FAMILY_BUSINESS = GameDefinition(
-    name="family_business",
-    title="Family Business",
-    rules_version=fb.RULES_VERSION,
-    min_players=2,
-    max_players=6,
-    setup_events=fb.setup_events,
-    decide=fb.decide,
-    evolve=fb.evolve,
-    replay=fb.replay,
-    view=fb_view.view,
-    redact_event=fb_view.redact_event,
-    revealed_to=fb_view.revealed_to,
-    legal_commands=fb.legal_commands,
-    timeout_discard=fb.timeout_discard,
-    awaiting=fb.awaiting,
-    encode_event=fb_codec.encode_event,
-    decode_event=fb_codec.decode_event,
-    encode_command=fb_codec.encode_command,
-    decode_command=fb_codec.decode_command,
-    empty_state=GameState,
-    encode_state=fb_codec.encode_state,
-    decode_state=fb_codec.decode_state,
-    # The service's random bot always answers a window (silence is for simulations).
-    bots={"random": lambda: fb_bots.RandomBot(silence=0.0), "heuristic": fb_bots.HeuristicBot},
-    bot_rng=fb_bots.decision_rng,
-    error_codes=dict(fb.CODES),
-)
-
-GAMES: dict[str, GameDefinition] = {FAMILY_BUSINESS.name: FAMILY_BUSINESS}
-
-
-def get_game(name: str) -> GameDefinition:
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(GAMES)}") from None
-
-
-def game_names() -> Sequence[str]:
-    return tuple(GAMES)
+def union_reveals(reveals: Sequence[Reveal]) -> Reveal:
+    """The seats several events together reveal something to."""
+    seats: set[int] = set()
+    for reveal in reveals:
+        if reveal == ALL:
+            return ALL
+        seats.update(reveal)
+    return frozenset(seats)

@@ -10,7 +10,8 @@ from typing import Any
 
 
 class ServiceError(Exception):
-    def __init__(self, code: str, message: str, **data: Any) -> None:
+    def __init__(self, code: str, message: str | None = None, **data: Any) -> None:
+        message = message or CODES.get(code, code)  # the registry's text by default
         super().__init__(message)
         self.code = code
         self.message = message

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -14,20 +14,22 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from events.models import CommandRecord
-from events.store import append
-from games.core import get_game
+from events.chain import GENESIS
+from events.store import append_command
+from games.core import RuleViolation
 from games.errors import ServiceError
-from games.family_business import Options, PlayerSpec
-from games.family_business.errors import RuleViolation
 from games.models import Seat, Table
+from games.projections import ClockUpsert
+from games.registry import get_game
 from games.service import (
     SYSTEM,
-    after_append,
     bots_inline,
     bots_play,
     clock_ms,
+    clock_row,
+    clock_upsert,
     derived_command_id,
+    schedule_after,
     to_new_event,
 )
 
@@ -39,20 +41,25 @@ def table_create(
     created_by: AbstractBaseUser | None,
     seats: int = 4,
     mode: str = Table.Mode.CASUAL,
-    reaction_seconds: int = 10,
-    advanced: bool = False,
+    options: Mapping[str, Any] | None = None,
     undo: str | None = None,
     spectator_delay: int = 0,
     seed: str | None = None,
-    stacked_deck: Sequence[str] = (),
     game: str = "family_business",
     turn_seconds: int = 0,
-    turn_action: str = Table.TurnAction.DISCARD,
+    turn_action: str | None = None,
+    **game_options: Any,
 ) -> Table:
-    """A new open table. ``turn_seconds`` (0: no limit, else 1 to 600) is how long a human
-    seat has to play its card before the system plays for it, as ``turn_action`` says:
-    ``discard`` (a card with no effect) or ``bot`` (the heuristic bot's choice)."""
-    definition = get_game(game)
+    """A new open table of ``game`` with its ``options`` (validated by the game; its
+    options may also come as keywords, e.g. Family Business's ``reaction_seconds``,
+    ``advanced`` and ``stacked_deck``). ``turn_seconds`` (0: no limit, else 1 to 600) is
+    how long a human seat has to decide before the system plays for it, as
+    ``turn_action`` says (one of the game's ``timeout_policies``; Family Business:
+    ``discard``, a card with no effect, or ``bot``, the heuristic bot's choice)."""
+    try:
+        definition = get_game(game)
+    except KeyError:
+        raise ServiceError("bad_options", "Unknown game.", field="game") from None
     if not definition.min_players <= seats <= definition.max_players:
         raise ServiceError(
             "bad_options",
@@ -62,24 +69,30 @@ def table_create(
         )
     if mode not in Table.Mode.values:
         raise ServiceError("bad_options", "Unknown table mode.", field="mode")
-    if not 1 <= reaction_seconds <= 300:
-        raise ServiceError(
-            "bad_options", "Reaction windows last 1 to 300 seconds.", field="reaction_seconds"
-        )
-    if (seed is not None or stacked_deck) and mode != Table.Mode.SANDBOX:
+    if seed is not None and mode != Table.Mode.SANDBOX:
         raise ServiceError(
             "bad_options", "Only sandbox tables take a seed or stacked deck.", field="seed"
         )
+    given = {**(options or {}), **{k: v for k, v in game_options.items() if v is not None}}
+    if "stacked_deck" in given and not given["stacked_deck"]:
+        del given["stacked_deck"]
+    try:
+        stored = definition.validate_options(given, seats, sandbox=mode == Table.Mode.SANDBOX)
+    except RuleViolation as exc:
+        raise ServiceError("bad_options", exc.message, **exc.data) from exc
     if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
         raise ServiceError(
             "bad_options",
             f"A turn lasts 1 to {MAX_TURN_SECONDS} seconds (0: no limit).",
             field="turn_seconds",
         )
-    if turn_action not in Table.TurnAction.values:
+    turn_action = turn_action or definition.timeout_policies[0]
+    if turn_action not in definition.timeout_policies:
         raise ServiceError(
             "bad_options",
-            "A timed-out turn is played as 'discard' or 'bot'.",
+            "A timed-out turn is played as "
+            + " or ".join(repr(p) for p in definition.timeout_policies)
+            + ".",
             field="turn_action",
         )
     if undo is None:
@@ -93,11 +106,9 @@ def table_create(
         game=game,
         mode=mode,
         seats=seats,
-        reaction_seconds=reaction_seconds,
-        advanced=advanced,
+        options=stored,
         undo=undo,
         spectator_delay=spectator_delay,
-        stacked_deck=list(stacked_deck),
         turn_seconds=turn_seconds,
         turn_action=turn_action,
         created_by=created_by,
@@ -153,10 +164,9 @@ def seat_add_bot(
 ) -> Seat:
     with transaction.atomic():
         table = _open_table(table_id)
-        if bot not in get_game(table.game).bots:
-            raise ServiceError(
-                "bad_options", "Unknown bot.", field="bot", bots=sorted(get_game(table.game).bots)
-            )
+        kinds = get_game(table.game).bot_kinds
+        if bot not in kinds:
+            raise ServiceError("bad_options", "Unknown bot.", field="bot", bots=sorted(kinds))
         seat = Seat(table=table, position=_free_position(table, position), bot=bot)
         seat.save()
     return seat
@@ -186,50 +196,44 @@ def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool | No
                 filled=len(seats),
             )
         definition = get_game(table.game)
-        options = Options(
-            reaction_seconds=table.reaction_seconds,
-            advanced=table.advanced,
-            stacked_deck=tuple(table.stacked_deck),
-        )
         try:
             # a fresh salt per game: the published seed_hash gives no guessable seed away
-            events = definition.setup_events(
-                [PlayerSpec(s.display_name) for s in seats],
-                options,
-                table.seed,
-                secrets.token_hex(16),
+            events = definition.start(
+                [s.display_name for s in seats], table.options, table.seed, secrets.token_hex(16)
             )
         except RuleViolation as exc:
             raise ServiceError("bad_options", exc.message, **exc.data) from exc
-        command_id = derived_command_id(table.id, "start")
+        state = definition.empty_state()
+        for event in events:
+            state = definition.evolve(state, event)
         now = clock_ms()
-        rows = append(
+        inline = settings.FB_BOTS_INLINE if run_bots is None else run_bots
+        clock = clock_row(table, definition.status(state), now)
+        # the deal is recorded like any command: events, record and clock in one statement
+        rows, returned = append_command(
             stream_id=table.id,
             expected_version=0,
+            prev_hash=GENESIS,
             events=[to_new_event(definition, e) for e in events],
             actor=actor,
-            command_id=command_id,
-        )
-        CommandRecord.objects.create(
-            stream_id=table.id,
-            command_id=command_id,
-            actor=actor,
+            command_id=derived_command_id(table.id, "start"),
             seat=None,
             command={"type": "start"},
+            expected_by_client=None,
             now_ms=now,
-            outcome=CommandRecord.ACCEPTED,
-            first_seq=rows[0].seq,
-            last_seq=rows[-1].seq,
+            also=[clock_upsert(table.id, len(events), clock)],
         )
         table.status = Table.Status.STARTED
         table.started_at = timezone.now()
         table.save(update_fields=["status", "started_at"])
-        state = definition.empty_state()
-        for event in events:
-            state = definition.evolve(state, event)
-        inline = settings.FB_BOTS_INLINE if run_bots is None else run_bots
         with bots_inline() if inline else contextlib.nullcontext():
-            after_append(table, definition, definition.empty_state(), state, rows[-1].seq, now)
+            schedule_after(
+                table,
+                definition.status(definition.empty_state()),
+                clock,
+                rows[-1].seq,
+                ClockUpsert.kept_deadline(returned[0]),
+            )
     if inline:
         bots_play(game_id=table.id)
     return table

@@ -31,20 +31,22 @@ class Table(models.Model):
         OWN_LAST = "own_last"  # a seat may take back its latest command if nobody acted since
 
     class TurnAction(models.TextChoices):
-        DISCARD = "discard"  # a timed-out seat discards one card, with no effect
-        BOT = "bot"  # a timed-out seat plays what the heuristic bot would
+        # what a timed-out seat plays (``Game.timeout_policies``, the game decides)
+        DISCARD = "discard"  # Family Business: one card, with no effect
+        MINIMAL = "minimal"  # the game's documented default move
+        BOT = "bot"  # what the heuristic bot would
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     game = models.CharField(max_length=40, default="family_business")
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.CASUAL)
     seats = models.PositiveSmallIntegerField(default=4)
-    reaction_seconds = models.PositiveSmallIntegerField(default=10)
-    advanced = models.BooleanField(default=False)
+    # The game's own table options, validated by the game (``Game.validate_options``);
+    # Family Business: reaction_seconds, advanced, stacked_deck (sandbox only, secret).
+    options = models.JSONField(default=dict, blank=True)
     undo = models.CharField(max_length=10, choices=Undo.choices, default=Undo.OWN_LAST)
     spectator_delay = models.PositiveIntegerField(default=0)  # events hidden from spectators
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     seed = models.CharField(max_length=128, default=new_seed)  # secret until the game ends
-    stacked_deck = models.JSONField(default=list, blank=True)  # sandbox only
     # A human seat's time to play its card (0: no limit); then the system plays for it.
     turn_seconds = models.PositiveIntegerField(default=0)
     turn_action = models.CharField(
@@ -62,13 +64,27 @@ class Table(models.Model):
 
     class Meta:
         constraints = [
+            # each game checks its own player count; this only bounds the column
             models.CheckConstraint(
-                condition=models.Q(seats__gte=2) & models.Q(seats__lte=6), name="table_seats_2_6"
+                condition=models.Q(seats__gte=1) & models.Q(seats__lte=20), name="table_seats_1_20"
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.game} {self.mode} table {self.id}"
+
+    # Family Business's options, as the columns they once were (API, exports, pages).
+    @property
+    def reaction_seconds(self) -> int:
+        return int(self.options.get("reaction_seconds", 10))
+
+    @property
+    def advanced(self) -> bool:
+        return bool(self.options.get("advanced", False))
+
+    @property
+    def stacked_deck(self) -> list[str]:
+        return list(self.options.get("stacked_deck") or [])
 
     @property
     def undo_allowed(self) -> bool:

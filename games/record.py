@@ -7,6 +7,7 @@ from typing import Any
 from events.models import CommandRecord
 from events.store import iso, read
 from games.models import Table
+from games.registry import get_game
 from games.verify import RECORD_FORMAT
 
 # Request metadata that is personal data: only staff exports carry it. It is not part of
@@ -35,8 +36,8 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
         "table": {
             "mode": table.mode,
             "seats": table.seats,
-            "reaction_seconds": table.reaction_seconds,
-            "advanced": table.advanced,
+            **fb_columns(table),
+            "options": get_game(table.game).public_options(table.options),
             "undo": table.undo,
             "status": table.status,
             "created_at": iso(table.created_at),
@@ -84,4 +85,14 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
             }
             for c in CommandRecord.objects.filter(stream_id=table.id).order_by("id")
         ],
+    }
+
+
+def fb_columns(table: Table) -> dict[str, Any]:
+    """Family Business's options as the fields they were before ``options`` (null for
+    other games)."""
+    fb = table.game == "family_business"
+    return {
+        "reaction_seconds": table.reaction_seconds if fb else None,
+        "advanced": table.advanced if fb else None,
     }

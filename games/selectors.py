@@ -20,9 +20,10 @@ from django.db.models import Prefetch, Q, QuerySet
 from events.models import CommandRecord, StoredEvent
 from events.store import UNDONE, TailRow, stream_version
 from games import cache
-from games.core import get_game
+from games.core import ALL, Reveal, union_reveals
 from games.errors import ServiceError
-from games.models import GameClock, Seat, Table
+from games.models import Seat, Table
+from games.registry import get_game
 
 __all__ = [
     "commands_of",
@@ -36,7 +37,6 @@ __all__ = [
     "table_game",
     "tables_open",
     "tables_of_user",
-    "turn_deadline",
     "undo_available",
     "winners_of",
 ]
@@ -162,17 +162,22 @@ CROSS JOIN LATERAL (
 def winners_of(tables: Sequence[Table]) -> dict[uuid.UUID, list[int]]:
     """The winning seats of each finished table among ``tables``: its game's last event is
     its end (nothing is appended after it), public once the game is over. One query."""
-    finished = {t.id: f"{t.game}.GameEnded" for t in tables if t.status == Table.Status.FINISHED}
+    finished = {t.id: t.game for t in tables if t.status == Table.Status.FINISHED}
     if not finished:
         return {}
     with connection.cursor() as cursor:
         cursor.execute(_LAST_EVENTS, [list(finished)])
         rows = cursor.fetchall()
-    return {
-        stream: list((payload if isinstance(payload, dict) else json.loads(payload))["winners"])
-        for stream, kind, payload in rows
-        if kind == finished[stream]
-    }
+    found = {}
+    for stream, kind, payload in rows:
+        game, _, short = str(kind).partition(".")
+        if game != finished[stream]:
+            continue
+        data = payload if isinstance(payload, dict) else json.loads(payload)
+        winners = get_game(game).final_winners(short, data)
+        if winners is not None:
+            found[stream] = winners
+    return found
 
 
 def seat_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> int | None:
@@ -222,8 +227,8 @@ class LastCommand:
     first_seq: int
     last_seq: int
     undo: bool  # it was an undo (its event is the undo marker)
-    # the seats its events (bots' moves after it included) showed hidden cards to
-    revealed_to: frozenset[int]
+    # the seats its events showed hidden information to (``ALL``: every seat)
+    revealed_to: Reveal
 
 
 def last_command(rows: Sequence[TailRow], game: str) -> LastCommand | None:
@@ -248,12 +253,17 @@ def last_command(rows: Sequence[TailRow], game: str) -> LastCommand | None:
     )
 
 
-def _revealed_to(game: str, events: Iterable[tuple[str, dict[str, Any]]]) -> frozenset[int]:
-    """The seats the game says these stored events (type, payload) showed hidden cards to."""
-    revealed_to = get_game(game).revealed_to
+def _revealed_to(game: str, events: Iterable[tuple[str, dict[str, Any]]]) -> Reveal:
+    """The seats the game says these stored events (type, payload) showed hidden
+    information to; the undo marker reveals nothing."""
+    definition = get_game(game)
     prefix = f"{game}."
-    return frozenset().union(
-        *(revealed_to(kind.removeprefix(prefix), payload) for kind, payload in events)
+    return union_reveals(
+        [
+            definition.revealed_to(kind.removeprefix(prefix), payload)
+            for kind, payload in events
+            if kind.startswith(prefix)
+        ]
     )
 
 
@@ -321,8 +331,13 @@ def undo_check(
         )
     if last.last_seq != version:
         return None, ServiceError("other_seat_acted", "Something has happened since.")
-    if seat in last.revealed_to:
+    if last.revealed_to != ALL and seat in last.revealed_to:
         return None, ServiceError("undo_reveals_cards", "Your command drew you cards.")
+    if last.revealed_to == ALL:
+        # shown to every seat (sealed choices revealed together): none may unsee it
+        return None, ServiceError(
+            "undo_after_reveal", "Your command revealed hidden information.", seats="all"
+        )
     if last.revealed_to:
         # Another seat saw cards it would not have seen (the top of the deck, drawn at its
         # turn's start): undone, the same cards come to someone it now knows has them.
@@ -342,22 +357,6 @@ def undo_available(
     if seat is None:
         return False
     return undo_check(table, seat=seat, version=version, over=over, last=last)[1] is None
-
-
-# --- turn time limits --------------------------------------------------------------------
-
-
-def turn_deadline(table: Table, *, key: str | None) -> int | None:
-    """The running turn's deadline (ms since the epoch) from the game's clock row, when
-    the table has a turn limit and the row is for the turn named ``key``
-    (``games.service.turn_key``; None: no human turn is running)."""
-    if not table.turn_seconds or not key:
-        return None
-    row = GameClock.objects.filter(game_id=table.id).values_list("turn_key", "turn_deadline_ms")
-    found = row.first()
-    if found is None or found[0] != key:
-        return None
-    return found[1]
 
 
 def table_game(table_id: uuid.UUID) -> str | None:

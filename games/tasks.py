@@ -19,8 +19,8 @@ from celery import shared_task
 from django.conf import settings
 
 from games import service
+from games.core import RuleViolation
 from games.errors import ServiceError
-from games.family_business.errors import RuleViolation
 from games.models import GameClock
 
 log = logging.getLogger(__name__)

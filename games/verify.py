@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events.chain import GENESIS, chain_hash, event_body
-from games.core import get_game
-from games.family_business import Options, PlayerSpec
-from games.family_business.errors import RuleViolation
-from games.family_business.rng import seed_hash
+from games.core import Game, RuleViolation
+from games.registry import get_game
 
 RECORD_FORMAT = "fbservice.game-record/1"
 UNDONE = "stream.Undone"
@@ -93,8 +91,7 @@ def _verify(record: dict[str, Any]) -> Report:
     events = record["events"]
     started = events[0]["payload"] if events else {}
     seed = record.get("seed")
-    salt = started.get("salt", "")
-    if seed is None or seed_hash(seed, salt) != started.get("seed_hash"):
+    if seed is None or not definition.seed_matches(started, seed):
         report.problems.append("the revealed seed does not match the published seed_hash")
         return report
 
@@ -102,21 +99,13 @@ def _verify(record: dict[str, Any]) -> Report:
         report.problems.append(f"seq {seq}: recorded {recorded}, the engine derives {derived}")
         return report
 
-    options = Options(
-        reaction_seconds=started["reaction_seconds"],
-        advanced=started.get("advanced", False),
-        stacked_deck=tuple(started.get("stacked_deck", ())),
-    )
-    specs = [PlayerSpec(n, f) for n, f in zip(started["names"], started["families"], strict=True)]
-    setup = [
-        definition.encode_event(e) for e in definition.setup_events(specs, options, seed, salt)
-    ]
+    setup = [definition.encode_event(e) for e in definition.setup_from_started(started, seed)]
     for i, derived in enumerate(setup):
         if i >= len(events) or _short(events[i]) != derived:
             return fail(i + 1, _short(events[i]) if i < len(events) else "nothing", derived)
     effective: list[Any] = [definition.decode_event(e) for e in setup]
     spans: list[tuple[int, int]] = [(1, len(setup))]
-    state = definition.replay(effective)
+    state = _replay(definition, effective)
     next_seq = len(setup) + 1
     commands = sorted(
         (
@@ -140,7 +129,7 @@ def _verify(record: dict[str, Any]) -> Report:
                 return fail(first, f"undo of {undone}", f"undo of {spans[-1] if spans else None}")
             spans.pop()
             del effective[len(effective) - (undone[1] - undone[0] + 1) :]
-            state = definition.replay(effective)
+            state = _replay(definition, effective)
         else:
             try:
                 derived_events = definition.decide(
@@ -166,6 +155,13 @@ def _verify(record: dict[str, Any]) -> Report:
     if next_seq != len(events) + 1:
         return fail(next_seq, "events no command accounts for", "none")
     return report
+
+
+def _replay(definition: Game, events: list[Any]) -> Any:
+    state = definition.empty_state()
+    for event in events:
+        state = definition.evolve(state, event)
+    return state
 
 
 def main(argv: Sequence[str] | None = None) -> int:

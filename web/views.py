@@ -22,7 +22,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_safe
 
 from games import selectors
-from games.core import GAMES
+from games.registry import GAMES
 from web.games import PAGES, pages_for
 
 LOGIN_URL = "/login"

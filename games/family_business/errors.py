@@ -1,22 +1,12 @@
-"""Typed refusals. Every refusal carries a stable machine code; tests assert on the code."""
+"""Typed refusals. Every refusal carries a stable machine code; tests assert on the code.
+
+``RuleViolation`` is the one refusal type every game shares (``games.core``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from games.core import RuleViolation
 
-
-class RuleViolation(Exception):  # noqa: N818 - the domain's own word for it
-    """A command the rules refuse. ``code`` is stable; ``message`` is for people."""
-
-    def __init__(self, code: str, message: str, **data: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.data = data
-
-    def __repr__(self) -> str:
-        return f"RuleViolation({self.code!r}, {self.message!r}, **{self.data!r})"
-
+__all__ = ["CODES", "HTTP_STATUS", "RuleViolation", "http_status"]
 
 # Every code the engine can raise, with what it means. The API documents this table.
 CODES: dict[str, str] = {
@@ -40,3 +30,17 @@ CODES: dict[str, str] = {
     "no_ability": "The seat has no usable ability for this command now (advanced rules).",
     "not_allowed_now": "The pending decision does not allow this (advanced rules).",
 }
+
+# HTTP status of each code: a malformed command is 400, one that lost a race with the
+# game's state 409, a seat acting for the system 403, any other refusal 422.
+HTTP_STATUS: dict[str, int] = {
+    "bad_command": 400,
+    "game_over": 409,
+    "window_closed": 409,
+    "not_a_player": 403,
+    "system_only": 403,
+}
+
+
+def http_status(code: str) -> int:
+    return HTTP_STATUS.get(code, 422)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.family_business.errors import RuleViolation
+from games.core import RuleViolation
 
 __all__ = ["CODES", "HTTP_STATUS", "RuleViolation", "http_status"]
 

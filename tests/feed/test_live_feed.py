@@ -300,7 +300,7 @@ def test_no_feed_route_shows_a_hidden_card(feed_server) -> None:
     spectator, staff) follows it on a stream and by long-polls: each event each one
     received is the engine's redaction of that event for that viewer, and before the end
     none names a card hidden from that viewer at that point."""
-    from games.core import FAMILY_BUSINESS as game
+    from games.registry import FAMILY_BUSINESS as game
     from games.service import from_row
     from tests.api.helpers import card_ids
     from tests.api.test_play import choose
@@ -327,7 +327,7 @@ def test_no_feed_route_shows_a_hidden_card(feed_server) -> None:
         loaded = game_load(game_id=table.id)
         if loaded.state.over:
             break
-        seat = game.awaiting(loaded.state)[0]
+        seat = game.status(loaded.state).awaiting[0]
         game_command_execute(
             game_id=table.id,
             seat=seat,

@@ -20,7 +20,6 @@ from django.test.utils import CaptureQueriesContext
 from events.models import CommandRecord, Snapshot, StoredEvent
 from events.store import UNDONE, read, undone_seqs
 from games import cache
-from games.core import get_game
 from games.errors import ServiceError
 from games.family_business import replay
 from games.family_business.bots import RandomBot
@@ -28,6 +27,7 @@ from games.family_business.errors import RuleViolation
 from games.lobby import seat_add_bot, seat_join, table_create, table_start
 from games.models import GameClock, Table
 from games.record import game_export
+from games.registry import get_game
 from games.selectors import table_detail, undo_check
 from games.service import (
     LoadedGame,
@@ -39,7 +39,6 @@ from games.service import (
     game_load,
     game_undo,
     table_get,
-    turn_key,
     turn_timeout,
 )
 from games.verify import verify_record
@@ -576,7 +575,7 @@ def play_out(
                 done["undo"] += 1
                 continue
         window = st.window
-        seat = definition.awaiting(st)[0]
+        seat = definition.status(st).awaiting[0]
         if seat in bots:
             if bot_move(game_id=table.id, table=table) is None:
                 close_at_deadline(table, window)
@@ -592,7 +591,7 @@ def play_out(
             and (not done["turn timeout"] or rng.random() < timeout_rate)
         ):
             clock = GameClock.objects.get(game_id=table.id)
-            assert clock.turn_key == turn_key(st, seat) and clock.turn_deadline_ms
+            assert clock.turn_key == definition.status(st).step_key and clock.turn_deadline_ms
             timed_out = turn_timeout(
                 game_id=table.id,
                 key=clock.turn_key,

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from events.models import CommandRecord, StoredEvent
-from games import tasks
+from games import clock, tasks
 from games.errors import ServiceError
 from games.lobby import seat_add_bot, seat_join, table_create, table_start
 from games.models import GameClock, Table
-from games.service import game_undo, turn_key
+from games.service import game_undo, step_key
 from tests.factories import UserFactory
 from tests.service.helpers import cards_of, hand_stack, human_table, run, state
 
@@ -24,14 +24,18 @@ CLOSED = "family_business.WindowClosed"
 
 @pytest.fixture
 def sent(monkeypatch, settings) -> list[tuple[str, list[Any], float]]:
-    """Tasks the service schedules (after commit), recorded instead of sent."""
+    """Tasks the service schedules (after commit) and the tasks re-schedule, recorded
+    instead of sent."""
     settings.FB_SCHEDULE_TASKS = True
     settings.FB_BOTS_INLINE = False
     settings.FB_BOT_THINK_SECONDS = 0.5
     calls: list[tuple[str, list[Any], float]] = []
-    monkeypatch.setattr(
-        tasks, "schedule", lambda name, args, delay=0.0: calls.append((name, args, delay))
-    )
+
+    def record(name: str, args: list[Any], delay: float = 0.0) -> None:
+        calls.append((name, args, delay))
+
+    monkeypatch.setattr(clock, "_scheduler", record)  # what the service sends
+    monkeypatch.setattr(tasks, "schedule", record)  # what a task re-sends itself
     return calls
 
 
@@ -57,7 +61,7 @@ def test_the_clock_follows_the_window_in_the_appending_transaction() -> None:
     run(table, 2, {"type": "pass", "window": window.id}, now=1_000_600)  # all passed: closed
     clock.refresh_from_db()
     assert (clock.window_id, clock.window_deadline_ms) == ("", None)
-    assert clock.turn_key == turn_key(state(table).state, 1) and clock.turn_deadline_ms is None
+    assert clock.turn_key == step_key(state(table)) and clock.turn_deadline_ms is None
 
 
 def test_opening_a_window_schedules_its_close_after_commit(
@@ -202,7 +206,7 @@ def timed_table(action: str, turn_seconds: int = 30) -> Table:
 def test_a_turn_past_its_deadline_is_played_by_the_system(action: str, sent) -> None:
     table = timed_table(action)
     clock = GameClock.objects.get(game=table)
-    assert clock.turn_key == turn_key(state(table).state, 0)
+    assert clock.turn_key == step_key(state(table))
     deadline = clock.turn_deadline_ms
     assert deadline is not None
     assert tasks.sweep_once(now=deadline + 500)["turns"] == 0  # within the grace

@@ -45,7 +45,8 @@ class Command(BaseCommand):
         report = verify_record(game_export(table_refresh(table)))
         self.stdout.write(f"game {table.id}")
         self.stdout.write(
-            f"winners: {list(loaded.state.winners)}   events: {events}   "
+            f"winners: {list(loaded.definition.status(loaded.state).winners)}   "
+            f"events: {events}   "
             f"time: {elapsed:.2f} s ({events / elapsed:.0f} events/s)"
         )
         self.stdout.write(f"verified: {'OK' if report.ok else '; '.join(report.problems)}")

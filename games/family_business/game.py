@@ -1,0 +1,206 @@
+"""Family Business as a ``games.core.Game``: the adapter the service talks to.
+
+Everything the service needs to know of Family Business is answered here, from the
+engine's own functions; nothing outside this package reads a ``GameState``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.core import RuleViolation, Status, Viewer, Window
+
+from . import bots, codec, errors, view
+from .commands import Command
+from .evolve import evolve
+from .legal import awaiting, legal_commands, timeout_discard
+from .rng import seed_hash
+from .rules import decide
+from .setup import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Options, PlayerSpec, setup_events
+from .state import GameState
+
+# What a timed-out turn plays: a card with no effect (``discard``; ``minimal`` is the
+# name every game shares for its documented default move) or the heuristic bot's choice.
+TIMEOUT_POLICIES = ("discard", "bot", "minimal")
+REACTION_SECONDS = (1, 300)
+
+
+def _service_bot(kind: str) -> Any:
+    # The service's random bot always answers a window (silence is for simulations).
+    return bots.RandomBot(silence=0.0) if kind == "random" else bots.HeuristicBot()
+
+
+class FamilyBusiness:
+    name = "family_business"
+    title = "Family Business"
+    rules_version = RULES_VERSION
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    bot_kinds = ("random", "heuristic")
+    timeout_policies = TIMEOUT_POLICIES
+    error_codes: Mapping[str, str] = errors.CODES
+    window_closers = (("CounterPlayed", "winning_seq"), ("WindowClosed", "closed_seq"))
+
+    def http_status(self, code: str) -> int:
+        return errors.http_status(code)
+
+    # --- tables and setup ---------------------------------------------------------------
+
+    def validate_options(
+        self, options: Mapping[str, Any] | None, seats: int, *, sandbox: bool
+    ) -> dict[str, Any]:
+        options = dict(options or {})
+        unknown = sorted(set(options) - {"reaction_seconds", "advanced", "stacked_deck"})
+        if unknown:
+            raise RuleViolation("bad_options", "Unknown table options.", field=unknown[0])
+        reaction = options.get("reaction_seconds", 10)
+        low, high = REACTION_SECONDS
+        if (
+            isinstance(reaction, bool)
+            or not isinstance(reaction, int)
+            or not low <= reaction <= high
+        ):
+            raise RuleViolation(
+                "bad_options", "Reaction windows last 1 to 300 seconds.", field="reaction_seconds"
+            )
+        advanced = options.get("advanced", False)
+        if not isinstance(advanced, bool):
+            raise RuleViolation("bad_options", "advanced is true or false.", field="advanced")
+        stacked = options.get("stacked_deck") or []
+        if not isinstance(stacked, list | tuple) or not all(isinstance(c, str) for c in stacked):
+            raise RuleViolation(
+                "bad_options", "A stacked deck is a list of card ids.", field="stacked_deck"
+            )
+        if stacked and not sandbox:
+            raise RuleViolation(
+                "bad_options", "Only sandbox tables take a seed or stacked deck.", field="seed"
+            )
+        # which cards a stacked deck may name (and each once) is the setup's to check
+        return {"reaction_seconds": reaction, "advanced": advanced, "stacked_deck": list(stacked)}
+
+    def public_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "reaction_seconds": options.get("reaction_seconds", 10),
+            "advanced": bool(options.get("advanced", False)),
+        }
+
+    def start(
+        self, names: Sequence[str], options: Mapping[str, Any], seed: str, salt: str
+    ) -> tuple[Any, ...]:
+        opts = Options(
+            reaction_seconds=int(options.get("reaction_seconds", 10)),
+            advanced=bool(options.get("advanced", False)),
+            stacked_deck=tuple(options.get("stacked_deck") or ()),
+        )
+        return setup_events([PlayerSpec(n) for n in names], opts, seed, salt)
+
+    def setup_from_started(self, started: Mapping[str, Any], seed: str) -> tuple[Any, ...]:
+        options = Options(
+            reaction_seconds=started["reaction_seconds"],
+            advanced=started.get("advanced", False),
+            stacked_deck=tuple(started.get("stacked_deck", ())),
+        )
+        specs = [
+            PlayerSpec(n, f) for n, f in zip(started["names"], started["families"], strict=True)
+        ]
+        return setup_events(specs, options, seed, started.get("salt", ""))
+
+    def seed_matches(self, started: Mapping[str, Any], seed: str) -> bool:
+        return seed_hash(seed, started.get("salt", "")) == started.get("seed_hash")
+
+    # --- the rules ----------------------------------------------------------------------
+
+    def empty_state(self) -> GameState:
+        return GameState()
+
+    def decide(
+        self, state: GameState, seat: int | None, command: Command, *, now: int
+    ) -> tuple[Any, ...]:
+        return decide(state, seat, command, now=now)
+
+    def evolve(self, state: GameState, event: Any) -> GameState:
+        return evolve(state, event)
+
+    def status(self, state: GameState) -> Status:
+        if state.over:
+            return Status(over=True, winners=tuple(state.winners))
+        waiting = awaiting(state)
+        window = state.window
+        if window is not None:
+            return Status(
+                over=False,
+                awaiting=waiting,
+                deadlines={seat: window.deadline for seat in waiting},
+                step_key=f"{state.turn}:window:{window.id}",
+                window=Window(window.id, window.deadline),
+            )
+        # One seat plays a card; a window in the turn starts a new key (and turn clock).
+        key = f"{state.turn}:{waiting[0]}:{state.windows_opened}" if waiting else ""
+        return Status(
+            over=False, awaiting=waiting, deadlines={seat: None for seat in waiting}, step_key=key
+        )
+
+    def names_its_step(self, command: Any) -> bool:
+        # a reaction names its window, which guards it
+        return getattr(command, "window", None) is not None
+
+    def close_command(self, window: Window) -> dict[str, Any]:
+        return {"type": "close_window", "window": window.id}
+
+    def timeout_command(
+        self, state: GameState, seat: int, policy: str, seed: str
+    ) -> dict[str, Any] | None:
+        if policy in ("discard", "minimal"):
+            # A card played with no effect, never a counter while another card could go.
+            # With nothing to discard the heuristic bot plays.
+            card = timeout_discard(state, seat)
+            if card is not None:
+                return {"type": "play", "card": card, "discard": True}
+        return self.bot_command(state, seat, "heuristic", seed)
+
+    def bot_command(
+        self, state: GameState, seat: int, kind: str, seed: str
+    ) -> dict[str, Any] | None:
+        choice = _service_bot(kind).choose(state, seat, bots.decision_rng(seed, state, seat))
+        return None if choice is None else codec.encode_command(choice)
+
+    # --- what leaves the server ---------------------------------------------------------
+
+    def view(self, state: GameState, viewer: Viewer, *, now: int) -> dict[str, Any]:
+        return view.view(state, viewer, now=now)
+
+    def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
+        return view.redact_event(event, viewer, revealed=revealed)
+
+    def revealed_to(self, kind: str, payload: Mapping[str, Any]) -> frozenset[int]:
+        return view.revealed_to(kind, payload)
+
+    def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
+        return list(payload["winners"]) if kind == "GameEnded" else None
+
+    def legal_commands(self, state: GameState, seat: int | None, *, now: int | None = None) -> Any:
+        return legal_commands(state, seat, now=now)
+
+    # --- storage ------------------------------------------------------------------------
+
+    def encode_event(self, event: Any) -> dict[str, Any]:
+        return codec.encode_event(event)
+
+    def decode_event(self, data: Mapping[str, Any]) -> Any:
+        return codec.decode_event(dict(data))
+
+    def encode_command(self, command: Any) -> dict[str, Any]:
+        return codec.encode_command(command)
+
+    def decode_command(self, data: Any) -> Any:
+        return codec.decode_command(data)
+
+    def encode_state(self, state: GameState) -> dict[str, Any]:
+        return codec.encode_state(state)
+
+    def decode_state(self, data: Mapping[str, Any]) -> GameState:
+        return codec.decode_state(dict(data))
+
+
+GAME = FamilyBusiness()

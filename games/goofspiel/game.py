@@ -1,0 +1,166 @@
+"""Goofspiel as a ``games.core.Game``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.core import Reveal, RuleViolation, Status, Viewer, Window
+
+from . import bots, codec, view
+from .rules import (
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MIN_CARDS,
+    MIN_PLAYERS,
+    RULES_VERSION,
+    Bid,
+    GameState,
+    awaiting,
+    decide,
+    evolve,
+    seed_hash,
+    setup_events,
+)
+
+CODES: dict[str, str] = {
+    "bad_command": "The command is malformed: a bid is {type: bid, round, card}.",
+    "game_over": "The game has ended; nothing more can be bid.",
+    "not_a_player": "The seat is not part of this game.",
+    "round_over": "The bid is for a round that is over (the bids were revealed).",
+    "already_bid": "This seat has bid this round; a bid is final.",
+    "card_not_in_hand": "The card is not in this seat's hand.",
+}
+HTTP_STATUS = {
+    "bad_command": 400,
+    "game_over": 409,
+    "round_over": 409,
+    "not_a_player": 403,
+}
+
+
+class Goofspiel:
+    name = "goofspiel"
+    title = "Goofspiel"
+    rules_version = RULES_VERSION
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    bot_kinds = bots.BOT_KINDS
+    # minimal: the lowest card left; bot: the heuristic bot's bid
+    timeout_policies = ("minimal", "bot")
+    error_codes: Mapping[str, str] = CODES
+    window_closers: tuple[tuple[str, str], ...] = ()  # no game-timed windows
+
+    def http_status(self, code: str) -> int:
+        return HTTP_STATUS.get(code, 422)
+
+    def validate_options(
+        self, options: Mapping[str, Any] | None, seats: int, *, sandbox: bool
+    ) -> dict[str, Any]:
+        options = dict(options or {})
+        unknown = sorted(set(options) - {"cards"})
+        if unknown:
+            raise RuleViolation("bad_options", "Unknown table options.", field=unknown[0])
+        cards = options.get("cards", 5)
+        if isinstance(cards, bool) or not isinstance(cards, int):
+            raise RuleViolation("bad_options", "cards is a whole number.", field="cards")
+        if not MIN_CARDS <= cards <= MAX_CARDS:
+            raise RuleViolation("bad_options", "A hand holds 3 to 13 cards.", field="cards")
+        return {"cards": cards}
+
+    def public_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {"cards": options.get("cards", 5)}
+
+    def start(
+        self, names: Sequence[str], options: Mapping[str, Any], seed: str, salt: str
+    ) -> tuple[Any, ...]:
+        return setup_events(list(names), int(options.get("cards", 5)), seed, salt)
+
+    def setup_from_started(self, started: Mapping[str, Any], seed: str) -> tuple[Any, ...]:
+        return setup_events(list(started["names"]), started["cards"], seed, started["salt"])
+
+    def seed_matches(self, started: Mapping[str, Any], seed: str) -> bool:
+        return seed_hash(seed, started.get("salt", "")) == started.get("seed_hash")
+
+    def empty_state(self) -> GameState:
+        return GameState()
+
+    def decide(
+        self, state: GameState, seat: int | None, command: Any, *, now: int
+    ) -> tuple[Any, ...]:
+        return decide(state, seat, command, now=now)
+
+    def evolve(self, state: GameState, event: Any) -> GameState:
+        return evolve(state, event)
+
+    def status(self, state: GameState) -> Status:
+        if state.over:
+            return Status(over=True, winners=state.winners)
+        waiting = awaiting(state)
+        # one sealed step per round, timed by the table's turn clock (no deadline of its own)
+        return Status(
+            over=False,
+            awaiting=waiting,
+            deadlines={seat: None for seat in waiting},
+            step_key=f"r{state.round}" if waiting else "",
+        )
+
+    def names_its_step(self, command: Any) -> bool:
+        return isinstance(command, Bid)  # a bid names its round
+
+    def close_command(self, window: Window) -> dict[str, Any]:
+        raise RuleViolation("bad_command", "Goofspiel has no windows to close.")
+
+    def timeout_command(
+        self, state: GameState, seat: int, policy: str, seed: str
+    ) -> dict[str, Any] | None:
+        if seat not in awaiting(state):
+            return None
+        if policy == "bot":
+            return self.bot_command(state, seat, "heuristic", seed)
+        return codec.encode_command(Bid(state.round, min(state.hands[seat])))
+
+    def bot_command(
+        self, state: GameState, seat: int, kind: str, seed: str
+    ) -> dict[str, Any] | None:
+        # the bot sees what its seat sees, nothing more
+        choice = bots.choose(kind, view.view(state, seat, now=0), seed)
+        return None if choice is None else codec.encode_command(choice)
+
+    def view(self, state: GameState, viewer: Viewer, *, now: int) -> dict[str, Any]:
+        return view.view(state, viewer, now=now)
+
+    def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
+        return view.redact_event(event, viewer, revealed=revealed)
+
+    def revealed_to(self, kind: str, payload: Mapping[str, Any]) -> Reveal:
+        return view.revealed_to(kind, payload)
+
+    def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
+        return list(payload["winners"]) if kind == "GameEnded" else None
+
+    def legal_commands(self, state: GameState, seat: int | None, *, now: int | None = None) -> Any:
+        if seat is None or seat not in awaiting(state):
+            return ()
+        return tuple(Bid(state.round, card) for card in state.hands[seat])
+
+    def encode_event(self, event: Any) -> dict[str, Any]:
+        return codec.encode_event(event)
+
+    def decode_event(self, data: Mapping[str, Any]) -> Any:
+        return codec.decode_event(dict(data))
+
+    def encode_command(self, command: Any) -> dict[str, Any]:
+        return codec.encode_command(command)
+
+    def decode_command(self, data: Any) -> Any:
+        return codec.decode_command(data)
+
+    def encode_state(self, state: GameState) -> dict[str, Any]:
+        return codec.encode_state(state)
+
+    def decode_state(self, data: Mapping[str, Any]) -> GameState:
+        return codec.decode_state(dict(data))
+
+
+GAME = Goofspiel()

@@ -1,0 +1,24 @@
+"""The games this service hosts: one line per game (docs/architecture.md, "Adding a game").
+
+The only module outside ``games/<name>/`` that imports a game package."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.core import Game
+from games.family_business.game import GAME as FAMILY_BUSINESS
+from games.goofspiel.game import GAME as GOOFSPIEL
+
+GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL)}
+
+
+def get_game(name: str) -> Game:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(GAMES)}") from None
+
+
+def game_names() -> Sequence[str]:
+    return tuple(GAMES)

@@ -1,0 +1,141 @@
+"""The service's generic behaviour, for every registered game (parametrized): commands,
+idempotency, refusals, bots, the turn clock over simultaneous steps, undo, the record.
+
+Each test asks the game only through ``games.core.Game``; no test knows a game's cards."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from events.models import CommandRecord
+from games.core import RuleViolation
+from games.errors import ServiceError
+from games.models import GameClock, Table
+from games.record import game_export
+from games.service import game_undo, turn_timeout
+from games.verify import verify_record
+from tests.generic.helpers import GAMES, a_move, awaited, find_move, loaded, play, started
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_command_is_appended_once_and_a_retry_gets_its_first_answer(game) -> None:
+    table = started(game)
+    seat = awaited(table)[0]
+    command = a_move(table, seat)
+    key = uuid.uuid4()
+    first = play(table, seat, command, command_id=key)
+    assert first.first_seq > 0 and not first.replayed
+    again = play(table, seat, command, command_id=key)
+    assert (again.first_seq, again.last_seq, again.replayed) == (
+        first.first_seq,
+        first.last_seq,
+        True,
+    )
+    assert loaded(table).version == first.last_seq
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_malformed_command_is_refused_logged_and_refused_again(game) -> None:
+    table = started(game)
+    seat = awaited(table)[0]
+    key = uuid.uuid4()
+    with pytest.raises(RuleViolation) as refused:
+        play(table, seat, {"type": "no-such-command"}, command_id=key)
+    assert refused.value.code == "bad_command"
+    with pytest.raises(RuleViolation) as again:
+        play(table, seat, {"type": "no-such-command"}, command_id=key)
+    assert again.value.code == "bad_command" and getattr(again.value, "replayed", False)
+    record = CommandRecord.objects.get(stream_id=table.id, command_id=key)
+    assert record.outcome == CommandRecord.REFUSED
+    assert loaded(table).version == loaded(table).version  # nothing appended
+    assert not CommandRecord.objects.filter(stream_id=table.id, outcome="accepted").exclude(
+        command__type="start"
+    )
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bots_play_a_game_to_its_end_and_the_record_verifies(game) -> None:
+    table = started(game, humans=0, bots=2, seed=f"bots-{game}")
+    table.refresh_from_db()
+    game_now = loaded(table)
+    status = game_now.definition.status(game_now.state)
+    assert table.status == Table.Status.FINISHED and status.over and status.winners
+    report = verify_record(game_export(table))
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_turn_timeout_plays_for_every_human_seat_the_step_awaits(game) -> None:
+    table = started(game, humans=2, turn_seconds=30)
+    waiting = awaited(table)
+    clock = GameClock.objects.get(game=table)
+    assert clock.turn_key and clock.turn_deadline_ms
+    assert turn_timeout(game_id=table.id, key=clock.turn_key, deadline=clock.turn_deadline_ms, now=clock.turn_deadline_ms - 1) is None  # fmt: skip
+    outcome = turn_timeout(
+        game_id=table.id, key=clock.turn_key, deadline=clock.turn_deadline_ms, now=clock.turn_deadline_ms
+    )  # fmt: skip
+    assert outcome is not None
+    timed_out = CommandRecord.objects.filter(
+        stream_id=table.id, actor="system", metadata__timeout=True, outcome="accepted"
+    )
+    assert sorted(r.seat for r in timed_out) == sorted(waiting)  # each awaited seat, once
+    game_now = loaded(table)
+    assert game_now.definition.status(game_now.state).step_key != clock.turn_key
+    # a duplicate timer plays nothing more
+    turn_timeout(game_id=table.id, key=clock.turn_key, deadline=clock.turn_deadline_ms, now=clock.turn_deadline_ms)  # fmt: skip
+    assert timed_out.count() == len(waiting)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_seat_of_a_step_acting_keeps_the_steps_turn_deadline(game) -> None:
+    table = started(game, humans=2, turn_seconds=30)
+    before = GameClock.objects.get(game=table)
+    waiting = awaited(table)
+    play(table, waiting[0], a_move(table, waiting[0]))
+    after = GameClock.objects.get(game=table)
+    if len(waiting) > 1:  # a simultaneous step: the same step, the same deadline
+        assert (after.turn_key, after.turn_deadline_ms) == (
+            before.turn_key,
+            before.turn_deadline_ms,
+        )
+    else:  # a step of one seat: the next step has its own clock
+        assert after.turn_key != before.turn_key
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_command_that_revealed_nothing_can_be_undone(game) -> None:
+    table = started(game, humans=2)
+    seat = awaited(table)[0]
+    before = loaded(table)
+    play(table, seat, find_move(table, seat, revealing=False))
+    game_undo(game_id=table.id, seat=seat, actor=f"user:{seat}", command_id=uuid.uuid4())
+    assert loaded(table).state == before.state
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_command_that_revealed_hidden_information_cannot_be_undone(game) -> None:
+    table = started(game, humans=2)
+    for _ in range(10):
+        seat = awaited(table)[0]
+        try:
+            command = find_move(table, seat, revealing=True, tries=40)
+        except AssertionError:
+            play(table, seat, find_move(table, seat, revealing=False))
+            continue
+        play(table, seat, command)
+        with pytest.raises(ServiceError) as refused:
+            game_undo(game_id=table.id, seat=seat, actor=f"user:{seat}", command_id=uuid.uuid4())
+        assert refused.value.code in ("undo_reveals_cards", "undo_after_reveal")
+        return
+    pytest.fail("no revealing command came up in ten steps")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_table_options_are_the_games_to_validate(game) -> None:
+    with pytest.raises(ServiceError) as refused:
+        started(game, options={"no_such_option": 1})
+    assert (refused.value.code, refused.value.data["field"]) == ("bad_options", "no_such_option")
