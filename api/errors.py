@@ -44,6 +44,8 @@ API_CODES: dict[str, str] = {
     "not_authenticated": "Sign in first: a token (`Authorization: Token ...`) or a session.",
     "authentication_failed": "The token or session is invalid.",
     "forbidden": "You may not do this (`message` says why).",
+    "sealed_choice_pending": "A seat's sealed choice is committed and not yet revealed; the "
+    "full record would show it. Try again after the reveal.",
     "csrf_failed": "A session-authenticated unsafe request needs the CSRF token.",
     "not_your_seat": "You act only for the seat you hold at this game.",
     "not_found": "No such resource.",
@@ -72,6 +74,7 @@ STATUS: dict[str, int] = {
     "not_authenticated": 401,
     "authentication_failed": 401,
     "forbidden": 403,
+    "sealed_choice_pending": 403,
     "csrf_failed": 403,
     "not_your_seat": 403,
     "not_found": 404,

@@ -662,10 +662,10 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "games_replay_retrieve", SIGNED_IN + STARTED + ("invalid",)
     ),
     ("get", "/api/v1/games/{game_id}/audit"): Operation(
-        "games_audit_retrieve", SIGNED_IN + GAME + ("forbidden",)
+        "games_audit_retrieve", SIGNED_IN + GAME + ("forbidden", "sealed_choice_pending")
     ),
     ("get", "/api/v1/games/{game_id}/export"): Operation(
-        "games_export_retrieve", SIGNED_IN + GAME + ("forbidden",)
+        "games_export_retrieve", SIGNED_IN + GAME + ("forbidden", "sealed_choice_pending")
     ),
     # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
     ("get", "/healthz"): Operation("healthz", common=("method_not_allowed", "not_acceptable")),

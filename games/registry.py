@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from games.core import Game
 from games.family_business.game import GAME as FAMILY_BUSINESS
 from games.goofspiel.game import GAME as GOOFSPIEL
+from games.infamy.game import GAME as INFAMY
 
-GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL)}
+GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL, INFAMY)}
 
 
 def get_game(name: str) -> Game:

@@ -74,12 +74,7 @@ class Infamy:
             raise RuleViolation(
                 "bad_options", "Only sandbox tables take a seed or stacked decks.", field="stacked"
             )
-        try:
-            checked = validate_options(raw, seats)
-        except RuleViolation as exc:
-            field = next((k for k in ("colours", "players", "sector_seconds", "stacked")
-                          if k in exc.message or k in raw and k in str(exc.data)), None)  # fmt: skip
-            raise RuleViolation("bad_options", exc.message, **exc.data, field=field) from exc
+        checked = validate_options(raw, seats)  # refusals name their ``field``
         return {
             "colours": list(checked.colours),
             "sector_seconds": checked.sector_seconds,
@@ -123,24 +118,15 @@ class Infamy:
         if state.over:
             return Status(over=True, winners=tuple(state.winners))
         waiting = awaiting(state)
-        if not waiting:
-            return Status(over=False)
+        if not waiting:  # between steps only while a command's events fold
+            return Status(over=False, sealed=sealed(state))
         key = view.step_key(state)
-        if state.step == "sector" and state.deadline is not None:
+        deadlines = {seat: state.deadline for seat in waiting}
+        if state.step == "sector":
             # the sealed step runs on its own deadline: the service closes it (I-11.4)
-            return Status(
-                over=False,
-                awaiting=waiting,
-                deadlines={seat: state.deadline for seat in waiting},
-                step_key=key,
-                window=Window(key, state.deadline),
-            )
-        return Status(
-            over=False,
-            awaiting=waiting,
-            deadlines={seat: state.deadline for seat in waiting},
-            step_key=key,
-        )
+            window = None if state.deadline is None else Window(key, state.deadline)
+            return Status(False, (), waiting, deadlines, key, window, sealed=sealed(state))
+        return Status(over=False, awaiting=waiting, deadlines=deadlines, step_key=key)
 
     def names_its_step(self, command: Any) -> bool:
         return False  # no command names its step: a stale version is refused
