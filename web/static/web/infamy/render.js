@@ -501,7 +501,9 @@ function tickCountdowns(offset) {
   const now = Date.now() + offset;
   document.querySelectorAll("[data-deadline]").forEach((el) => {
     const left = Math.max(0, Number(el.dataset.deadline) - now);
-    el.textContent = left > 0 ? `${(left / 1000).toFixed(1)} s ${el.dataset.label || "left"}` : "Time is up…";
+    const s = left / 1000;
+    const shown = s >= 60 ? `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, "0")}` : `${s.toFixed(1)} s`;
+    el.textContent = left > 0 ? `${shown} ${el.dataset.label || "left"}` : "Time is up…";
     el.classList.toggle("urgent", left < 5000);
   });
 }
