@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games.infamy.game import GAME
 from games.lobby import seat_add_bot, table_create, table_start
 from games.service import game_command_execute, game_load
-from tests.web.conftest import SCREENSHOTS, shot
+from tests.web.conftest import SCREENSHOTS
 from tests.web.test_play import sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,13 +25,13 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 def shots(page, name: str, focus: str = "#action-panel") -> None:
-    """The whole page at desktop size, then a phone's screen scrolled to ``focus``."""
-    page.set_viewport_size(DESKTOP)
-    shot(page, f"infamy-{name}-desktop")
-    page.set_viewport_size(PHONE)
-    page.locator(focus).first.scroll_into_view_if_needed()
+    """The screen at desktop size (from the top), then at phone size scrolled to ``focus``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"infamy-{name}-phone.png"))
+    for size, viewport, at in (("desktop", DESKTOP, "main"), ("phone", PHONE, focus)):
+        page.set_viewport_size(viewport)
+        # (the page redraws as the game moves: scroll by selector, not by element)
+        page.evaluate("s => document.querySelector(s).scrollIntoView({block: 'start'})", at)
+        page.screenshot(path=str(SCREENSHOTS / f"infamy-{name}-{size}.png"))
     page.set_viewport_size(DESKTOP)
 
 

@@ -283,7 +283,7 @@ function supplyHtml(state) {
   const s = state.supply;
   return `<div class="counts small">
     <div>Supply: ${s.weapon} weapons · ${s.data} data · ${s.compound} compound · ${s.henchman} henchmen · ${s.favor} favors</div>
-    <div>Watchdogs in the supply <b>${state.watchdogs_in_supply}</b> · hazards <b>${state.hazards_in_supply}</b></div>
+    <div>Also in the supply: <b>${state.watchdogs_in_supply}</b> Watchdog${state.watchdogs_in_supply === 1 ? "" : "s"} · <b>${state.hazards_in_supply}</b> hazard${state.hazards_in_supply === 1 ? "" : "s"}</div>
     <div>Decks: jobs <b>${state.job_deck_size}</b> · contacts <b>${state.contact_deck_size}</b> · schemes ${FACTIONS.map((f) => `${esc(factionName(f).split(" ")[0])} <b>${state.scheme_decks[f]}</b>`).join(" · ")}</div>
   </div>`;
 }
