@@ -33,7 +33,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
             raise exceptions.AuthenticationFailed(
                 "Invalid token header. Token string should not contain invalid characters."
             ) from None
-        return self.authenticate_credentials(token)
+        found: tuple[Any, Any] = self.authenticate_credentials(token)
+        return found
 
     def authenticate_credentials(self, key: str) -> Any:
         if not _KEY.match(key):

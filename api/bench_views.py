@@ -27,7 +27,7 @@ class BareView(ApiView):
         with connection.cursor() as cursor:
             cursor.execute(
                 f"INSERT INTO {BARE_TABLE} (body) VALUES (%s) RETURNING id",  # noqa: S608
-                [str(request.data.get("note", ""))[:100]],
+                [str(dict(request.data).get("note", ""))[:100]],
             )
             row_id = cursor.fetchone()[0]
         return Response({"id": row_id}, status=status.HTTP_201_CREATED)

@@ -26,96 +26,80 @@ from rest_framework.views import set_rollback
 
 from api.parsers import JSONTooDeep
 from games.core import RuleViolation
-from games.errors import CODES as SERVICE_CODES
-from games.errors import ServiceError
+from games.errors import SERVICE, Code, ServiceError
 from games.registry import GAMES
 
 logger = logging.getLogger(__name__)
 
-API_CODES: dict[str, str] = {
-    "bad_request": "The request is malformed.",
-    "invalid": "Some fields are invalid; `extra.fields` maps each field to its errors.",
-    "malformed_json": "The request body is not valid JSON.",
-    "json_too_deep": "The JSON body nests deeper than `extra.limit` levels.",
-    "body_too_large": "The request body is larger than `extra.limit` bytes.",
-    "idempotency_key_required": "This request needs an `Idempotency-Key` header (a UUID).",
-    "bad_idempotency_key": "The `Idempotency-Key` header must be a UUID.",
-    "invalid_credentials": "Unknown username or wrong password.",
-    "not_authenticated": "Sign in first: a token (`Authorization: Token ...`) or a session.",
-    "authentication_failed": "The token or session is invalid.",
-    "forbidden": "You may not do this (`message` says why).",
-    "sealed_choice_pending": "A seat's sealed choice is committed and not yet revealed; the "
-    "full record would show it. Try again after the reveal.",
-    "csrf_failed": "A session-authenticated unsafe request needs the CSRF token.",
-    "not_your_seat": "You act only for the seat you hold at this game.",
-    "not_found": "No such resource.",
-    "method_not_allowed": "This route does not accept that HTTP method.",
-    "not_acceptable": "The server cannot produce a response in the requested media type.",
-    "unsupported_media_type": "Send JSON (`Content-Type: application/json`).",
-    "rate_limited": "Too many requests; retry after `extra.retry_after` seconds.",
-    "too_many_feeds": "You hold as many open feed connections as allowed (`extra.limit`).",
-    "feed_overloaded": "This server holds as many feed connections as it can; retry later.",
-    "server_error": "An unexpected error on the server (never caused by bad input).",
-    "database_unavailable": "The database cannot be reached right now; retry (same key).",
+# The API's own codes (the service's are in games.errors, each game's in its package).
+API: dict[str, Code] = {
+    "bad_request": Code(400, "The request is malformed."),
+    "invalid": Code(400, "Some fields are invalid; `extra.fields` maps each field to its errors."),
+    "malformed_json": Code(400, "The request body is not valid JSON."),
+    "json_too_deep": Code(400, "The JSON body nests deeper than `extra.limit` levels (32)."),
+    "body_too_large": Code(
+        413,
+        "The request body is larger than `extra.limit` bytes (`DATA_UPLOAD_MAX_MEMORY_SIZE`; "
+        "commands `FB_MAX_COMMAND_BYTES`).",
+    ),
+    "idempotency_key_required": Code(
+        400, "This request needs an `Idempotency-Key` header (a UUID)."
+    ),
+    "bad_idempotency_key": Code(400, "The `Idempotency-Key` header must be a UUID."),
+    "invalid_credentials": Code(400, "Unknown username or wrong password."),
+    "not_authenticated": Code(
+        401, "Sign in first: a token (`Authorization: Token ...`) or a session."
+    ),
+    "authentication_failed": Code(401, "The token or session is invalid."),
+    "csrf_failed": Code(403, "A session-authenticated unsafe request needs the CSRF token."),
+    "not_found": Code(404, "No such resource."),
+    "method_not_allowed": Code(405, "This route does not accept that HTTP method."),
+    "not_acceptable": Code(
+        406, "The server cannot produce a response in the requested media type."
+    ),
+    "unsupported_media_type": Code(415, "Send JSON (`Content-Type: application/json`)."),
+    "rate_limited": Code(429, "Too many requests; retry after `extra.retry_after` seconds."),
+    "too_many_feeds": Code(
+        429, "You hold as many open feed connections as allowed (`extra.limit`)."
+    ),
+    "feed_overloaded": Code(
+        503, "This server holds as many feed connections as it can; retry later."
+    ),
+    "server_error": Code(500, "An unexpected error on the server (never caused by bad input)."),
+    "database_unavailable": Code(
+        503,
+        "The database cannot be reached right now (a restart, a failover); retry, same key "
+        "(`Retry-After`).",
+    ),
 }
 
-# HTTP status of every code. Engine refusals are 422 unless the request was malformed
-# (400) or lost a race with the game's state (409); see docs/api.md for the reasoning.
-STATUS: dict[str, int] = {
-    # the API's own
-    "bad_request": 400,
-    "invalid": 400,
-    "malformed_json": 400,
-    "json_too_deep": 400,
-    "body_too_large": 413,
-    "idempotency_key_required": 400,
-    "bad_idempotency_key": 400,
-    "invalid_credentials": 400,
-    "not_authenticated": 401,
-    "authentication_failed": 401,
-    "forbidden": 403,
-    "sealed_choice_pending": 403,
-    "csrf_failed": 403,
-    "not_your_seat": 403,
-    "not_found": 404,
-    "method_not_allowed": 405,
-    "not_acceptable": 406,
-    "unsupported_media_type": 415,
-    "rate_limited": 429,
-    "too_many_feeds": 429,
-    "feed_overloaded": 503,
-    "server_error": 500,
-    "database_unavailable": 503,
-    # the service's
-    "game_not_found": 404,
-    "not_started": 409,
-    "table_not_open": 409,
-    "table_full": 409,
-    "seat_taken": 409,
-    "already_seated": 409,
-    "not_seated": 409,
-    "not_enough_players": 409,
-    "bad_options": 400,
-    "stale_version": 409,
-    "idempotency_key_reused": 422,
-    "undo_not_allowed": 422,
-    "nothing_to_undo": 422,
-    "other_seat_acted": 409,
-    "undo_reveals_cards": 422,
-    "undo_after_reveal": 422,
-    "busy": 503,
-}
 
-# Every registered game's codes, with the status the game gives each (a code two games
-# share must mean the same; the first game's text documents it).
-RULE_CODES: dict[str, str] = {}
-for _game in GAMES.values():
-    for _code, _text in _game.error_codes.items():
-        RULE_CODES.setdefault(_code, _text)
-        STATUS.setdefault(_code, _game.http_status(_code))
+def _game_codes() -> dict[str, Code]:
+    """Every registered game's codes with the status the game gives each (a code two
+    games share must mean the same: the first game's text documents it)."""
+    found: dict[str, Code] = {}
+    for game in GAMES.values():
+        for code, text in game.error_codes.items():
+            found.setdefault(code, Code(game.http_status(code), text))
+    return found
 
-ALL_CODES: dict[str, str] = {**API_CODES, **SERVICE_CODES, **RULE_CODES}
+
+# The one registry: every code the API can answer with, its status and its message.
+ERRORS: dict[str, Code] = {**_game_codes(), **SERVICE, **API}
+
+API_CODES: dict[str, str] = {code: c.message for code, c in API.items()}
+RULE_CODES: dict[str, str] = {code: c.message for code, c in _game_codes().items()}
+STATUS: dict[str, int] = {code: c.status for code, c in ERRORS.items()}
+ALL_CODES: dict[str, str] = {code: c.message for code, c in ERRORS.items()}
 ALL_CODES_CHOICES = sorted(ALL_CODES)
+
+
+def code_table() -> str:
+    """docs/api.md's table of codes, by status then code (``python -m api.errors``)."""
+    lines = ["| code | status | meaning |", "| --- | --- | --- |"]
+    for code, c in sorted(ERRORS.items(), key=lambda item: (item[1].status, item[0])):
+        lines.append(f"| `{code}` | {c.status} | {c.message} |")
+    return "\n".join(lines)
 
 
 def status_of(code: str) -> int:
@@ -180,7 +164,11 @@ def _classify(exc: Exception) -> tuple[str, str, dict[str, Any]]:
     if isinstance(exc, exceptions.AuthenticationFailed):
         return "authentication_failed", str(exc.detail), {}
     if isinstance(exc, exceptions.Throttled):
-        return "rate_limited", API_CODES["rate_limited"], {"retry_after": exc.wait}
+        return (
+            "rate_limited",
+            API_CODES["rate_limited"],
+            {"retry_after": getattr(exc, "wait", None)},
+        )
     if isinstance(exc, exceptions.PermissionDenied):
         message = str(exc.detail)
         if message.startswith("CSRF Failed"):
@@ -252,6 +240,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def assert_codes_have_statuses() -> None:
     """The API's and the service's codes each have an explicit status (checked by the
     tests); an engine code without one is a rule violation, 422."""
-    missing = sorted((set(API_CODES) | set(SERVICE_CODES)) - set(STATUS))
+    missing = sorted((set(API) | set(SERVICE)) - set(STATUS))
     if missing:
         raise AssertionError(f"codes without an HTTP status: {missing}")
+
+
+if __name__ == "__main__":
+    print(code_table())

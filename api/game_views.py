@@ -1,6 +1,7 @@
 """Games over HTTP: state, commands, undo, the event feed (long-poll and SSE), replay,
-audit and export. Each view resolves the caller to a viewer (``api.viewers``), calls one
-service function, and answers with the engine's projection for that viewer."""
+audit and export. Each view authenticates the caller (``games.reads.access_for``), parses
+the request, calls one service or read function (``games.reads``) and serialises what it
+returns: the engine's projection for that viewer."""
 
 from __future__ import annotations
 
@@ -24,30 +25,9 @@ from api.serializers import (
     StreamQuerySerializer,
 )
 from api.throttles import CommandRateThrottle
-from api.viewers import (
-    Access,
-    access_for,
-    events_document,
-    game_document,
-    live_fields,
-    over,
-    parse_game_id,
-    refreshed,
-    state_view,
-    table_document,
-    winners,
-)
-from events.store import iso
-from games import selectors
-from games.record import game_export
-from games.service import (
-    CommandOutcome,
-    clock_ms,
-    game_command_execute,
-    game_load,
-    game_read,
-    game_undo,
-)
+from games import reads
+from games.reads import Access, access_for, parse_game_id
+from games.service import CommandOutcome, clock_ms, game_command_execute, game_undo
 
 GAME_ID = schema.game_id_parameter()
 
@@ -63,24 +43,9 @@ def _access(
 
 def _command_result(access: Access, outcome: CommandOutcome) -> Response:
     """The command's events and the game now, both for the caller; 201 on a retry too."""
-    now = clock_ms()
-    # the game as the command left it (no reload), unless a bot has moved it since
-    loaded = outcome.loaded or game_load(game_id=access.table.id, table=access.table)
-    access = refreshed(access, loaded)  # the command may have ended the game
-    revealed = over(loaded)
-    body = {
-        "version": loaded.version,
-        "first_seq": outcome.first_seq,
-        "last_seq": outcome.last_seq,
-        "events": events_document(access, outcome.events(), revealed=revealed),
-        "state": state_view(access, loaded.state, now=now),
-        "server_time": now,
-        **live_fields(access, loaded),
-        "table": table_document(
-            access.table, access.user, winners(loaded.definition, loaded.state)
-        ),
-    }
-    response = Response(body, status=status.HTTP_201_CREATED)
+    response = Response(
+        reads.command_document(access, outcome, now=clock_ms()), status=status.HTTP_201_CREATED
+    )
     if outcome.replayed:
         response["Idempotent-Replayed"] = "true"
     return response
@@ -90,7 +55,9 @@ def _actor(request: Request) -> str:
     return f"user:{request.user.pk}"
 
 
-def _execute(request: Request, access: Access, command: dict[str, Any], key: uuid.UUID, **kw: Any):
+def _execute(
+    request: Request, access: Access, command: dict[str, Any], key: uuid.UUID, **kw: Any
+) -> CommandOutcome:
     return game_command_execute(
         game_id=access.table.id,
         seat=access.require_seat(),
@@ -114,9 +81,7 @@ class GameView(ApiView):
         responses={200: schema.GameDocumentSerializer},
     )
     def get(self, request: Request, game_id: str) -> Response:
-        access = _access(request, game_id, state_follows=True)
-        loaded = game_read(game_id=access.table.id, table=access.table)
-        return Response(game_document(refreshed(access, loaded), loaded, now=clock_ms()))
+        return Response(reads.current_document(parse_game_id(game_id), request.user))
 
 
 class CommandView(ApiView):
@@ -276,58 +241,8 @@ class ReplayView(ApiView):
         access = _access(request, game_id)
         query = ReplayQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        visible = access.visible(selectors.stream_version(access.table.id))
-        at = min(query.validated_data.get("at") or visible, visible)
-        loaded = game_load(game_id=access.table.id, upto=at, table=access.table)
-        now = clock_ms()
-        view = state_view(access, loaded.state, now=now, revealed=access.finished)
-        view.pop("legal", None)  # options belong to the live game, not to a replay
-        # The audit hashes, once the game is over (or for staff): before the end a hash of
-        # an event with hidden cards could be brute-forced (a 1-card draw is 66 guesses).
-        # Staff see hashes early, but not while a sealed choice waits: the hash of a sealed
-        # sector card (six guesses) would give it away.
-        row = None
-        if access.finished or (access.viewer == "staff" and not _sealed(access)):
-            row = selectors.event_at(access.table.id, at)
-        return Response(
-            {
-                "game_id": str(access.table.id),
-                "at": at,
-                "version": visible,
-                "viewer": access.viewer,
-                "server_time": now,
-                "hash": row.hash if row else None,
-                "prev_hash": row.prev_hash if row else None,
-                "state": view,
-            }
-        )
-
-
-def _metadata(metadata: dict[str, Any], staff: bool) -> dict[str, Any]:
-    """Request metadata; client addresses are for staff only."""
-    return dict(metadata) if staff else {k: v for k, v in metadata.items() if k != "ip"}
-
-
-def _sealed(access: Access) -> bool:
-    """Whether the running game holds a committed, unrevealed sealed choice."""
-    if access.finished or access.table.status != "started":
-        return False
-    loaded = game_load(game_id=access.table.id, table=access.table)
-    return loaded.definition.status(loaded.state).sealed
-
-
-def _may_review(access: Access) -> None:
-    """Staff at any time (unless they play in this game: then as a player) but while a
-    sealed choice waits for its reveal (its command and hash are in the record); the game's
-    players once it is over; nobody else."""
-    if access.staff and access.seat is None:
-        if _sealed(access):
-            raise ApiError("sealed_choice_pending")
-        return
-    if access.seat is None:
-        raise ApiError("forbidden", "Only the game's players (after the end) and staff.")
-    if not access.finished:
-        raise ApiError("forbidden", "Players may review the audit trail once the game is over.")
+        at = query.validated_data.get("at")
+        return Response(reads.replay_document(access, at, now=clock_ms()))
 
 
 class AuditView(ApiView):
@@ -340,49 +255,7 @@ class AuditView(ApiView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id, started=False)
-        _may_review(access)
-        version = selectors.stream_version(access.table.id)
-        rows = selectors.events_between(access.table.id, after=0, upto=version)
-        revealed = access.finished
-        events = []
-        for row, shown in zip(rows, events_document(access, rows, revealed=revealed), strict=True):
-            events.append(
-                {
-                    **shown,
-                    "command_id": str(row.command_id) if row.command_id else None,
-                    "hash": row.hash,
-                    "prev_hash": row.prev_hash,
-                    "metadata": _metadata(row.metadata, access.staff),
-                }
-            )
-        commands = [
-            {
-                "command_id": str(c.command_id),
-                "actor": c.actor,
-                "seat": c.seat,
-                "command": c.command,
-                "expected_version": c.expected_version,
-                "now_ms": c.now_ms,
-                "outcome": c.outcome,
-                "error_code": c.error_code or None,
-                "error_message": c.error_message or None,
-                "error_data": {k: v for k, v in c.error_data.items() if not k.startswith("_")},
-                "first_seq": c.first_seq,
-                "last_seq": c.last_seq,
-                "recorded_at": iso(c.recorded_at),
-                "metadata": _metadata(c.metadata, access.staff),
-            }
-            for c in selectors.commands_of(access.table.id)
-        ]
-        return Response(
-            {
-                "game_id": str(access.table.id),
-                "version": version,
-                "revealed": revealed,
-                "events": events,
-                "commands": commands,
-            }
-        )
+        return Response(reads.audit_document(access))
 
 
 class ExportView(ApiView):
@@ -396,8 +269,6 @@ class ExportView(ApiView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id, started=False)
-        _may_review(access)
-        record = game_export(access.table, private=access.staff)
-        response = Response(record)
+        response = Response(reads.export_document(access))
         response["Content-Disposition"] = f'inline; filename="game-{access.table.id}.json"'
         return response

@@ -35,7 +35,7 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if not _is_api(request):
-        return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+        return defaults.page_not_found(request, exception)
     return JsonResponse(envelope("not_found", "No such route."), status=404)
 
 

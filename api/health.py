@@ -8,7 +8,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from kombu import Connection
+from kombu import Connection as _Connection  # type: ignore[attr-defined]
+
+Connection: Any = _Connection  # kombu is untyped
 
 
 def check_database() -> dict[str, Any]:

@@ -69,4 +69,4 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
         )
         if found is not None:
             return self.serve(found, request)
-        return await self.get_response(request)  # type: ignore[no-any-return]
+        return await self.get_response(request)

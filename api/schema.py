@@ -22,8 +22,12 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from api import contract
 from api.errors import ALL_CODES, RULE_CODES, status_of
+from api.serializers import Serializer
+from games.registry import CONTRACTS
+
+contract = CONTRACTS["family_business"]
+JsonSchema = dict[str, Any]  # Family Business's typed commands and events
 
 _REASONS = {
     400: "Bad request",
@@ -52,19 +56,20 @@ def _code_table() -> str:
     return "\n".join(lines)
 
 
-def typed_json(schema: contract.JsonSchema, **kwargs: Any) -> serializers.Field:
-    """A JSON field documented by a raw schema (usually a ``contract.ref``)."""
+def typed_json(schema: JsonSchema, **kwargs: Any) -> Any:
+    """A JSON field documented by a raw schema (usually a ``contract.ref``). Typed Any: a
+    document's field may be called ``data``, which a ``Serializer`` has as a property."""
     field_class = extend_schema_field(schema)(type("TypedJSONField", (serializers.JSONField,), {}))
     return field_class(**kwargs)
 
 
-VIEWER: contract.JsonSchema = {
+VIEWER: JsonSchema = {
     "oneOf": [contract.SEAT, {"type": "string", "enum": ["spectator", "staff"]}],
     "description": 'Your seat number, "spectator" or "staff".',
 }
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(Serializer):
     code = serializers.ChoiceField(
         choices=sorted(ALL_CODES),
         help_text="Stable machine code; its HTTP status is fixed:\n\n" + _code_table(),
@@ -79,7 +84,7 @@ class ErrorSerializer(serializers.Serializer):
 # --- shapes ------------------------------------------------------------------------------
 
 
-class CardSerializer(serializers.Serializer):
+class CardSerializer(Serializer):
     id = serializers.CharField(help_text="c01 ... c56; ability cards a01 ... a10 (advanced).")
     kind = serializers.CharField()
     name = serializers.CharField()
@@ -90,7 +95,7 @@ class CardSerializer(serializers.Serializer):
     )
 
 
-class MobsterSerializer(serializers.Serializer):
+class MobsterSerializer(Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     family = serializers.CharField()
@@ -99,13 +104,13 @@ class MobsterSerializer(serializers.Serializer):
     )
 
 
-class AbilityHeldSerializer(serializers.Serializer):
+class AbilityHeldSerializer(Serializer):
     mobster = MobsterSerializer()
     seat = serializers.IntegerField(help_text="The mobster's owner.")
     card = CardSerializer()
 
 
-class PlayerViewSerializer(serializers.Serializer):
+class PlayerViewSerializer(Serializer):
     seat = serializers.IntegerField()
     name = serializers.CharField()
     family = inline_serializer(
@@ -124,7 +129,7 @@ class PlayerViewSerializer(serializers.Serializer):
     resigned = serializers.BooleanField()
 
 
-class WindowViewSerializer(serializers.Serializer):
+class WindowViewSerializer(Serializer):
     id = serializers.CharField()
     seat = serializers.IntegerField(help_text="Whose card is pending (or who decides).")
     card = CardSerializer(allow_null=True)
@@ -144,7 +149,7 @@ class WindowViewSerializer(serializers.Serializer):
     )
 
 
-class GameViewSerializer(serializers.Serializer):
+class GameViewSerializer(Serializer):
     """The game as one viewer may see it."""
 
     rules_version = serializers.IntegerField()
@@ -186,14 +191,14 @@ class GameViewSerializer(serializers.Serializer):
         ref_name = "GameView"
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(Serializer):
     position = serializers.IntegerField()
     name = serializers.CharField()
     bot = serializers.CharField(allow_null=True)
     user = serializers.IntegerField(allow_null=True)
 
 
-class TableSerializer(serializers.Serializer):
+class TableSerializer(Serializer):
     id = serializers.UUIDField(help_text="The table's id, which is also its game's id.")
     game = serializers.CharField()
     mode = serializers.ChoiceField(choices=["casual", "ranked", "sandbox"])
@@ -225,11 +230,11 @@ class TableSerializer(serializers.Serializer):
         ref_name = "Table"
 
 
-class TableListSerializer(serializers.Serializer):
+class TableListSerializer(Serializer):
     tables = TableSerializer(many=True)
 
 
-class GameDocumentSerializer(serializers.Serializer):
+class GameDocumentSerializer(Serializer):
     game_id = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The last event's seq you can see.")
     server_time = serializers.IntegerField(help_text="Server clock, ms since the epoch.")
@@ -253,7 +258,7 @@ class GameDocumentSerializer(serializers.Serializer):
         ref_name = "Game"
 
 
-class EventSerializer(serializers.Serializer):
+class EventSerializer(Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField(
         help_text="`family_business.<Event>` (docs/rules.md#events) or `stream.Undone`."
@@ -269,7 +274,7 @@ class EventSerializer(serializers.Serializer):
         ref_name = "Event"
 
 
-class FeedSerializer(serializers.Serializer):
+class FeedSerializer(Serializer):
     version = serializers.IntegerField()
     events = EventSerializer(many=True)
     has_more = serializers.BooleanField(help_text="Ask again with after = the last seq.")
@@ -277,7 +282,7 @@ class FeedSerializer(serializers.Serializer):
     server_time = serializers.IntegerField()
 
 
-class CommandResultSerializer(serializers.Serializer):
+class CommandResultSerializer(Serializer):
     version = serializers.IntegerField(
         help_text="The game's version now (bots may have moved after your command)."
     )
@@ -298,7 +303,7 @@ class CommandResultSerializer(serializers.Serializer):
     table = TableSerializer()
 
 
-class ReplaySerializer(serializers.Serializer):
+class ReplaySerializer(Serializer):
     game_id = serializers.UUIDField()
     at = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -322,7 +327,7 @@ class AuditEventSerializer(EventSerializer):
         ref_name = "AuditEvent"
 
 
-class AuditCommandSerializer(serializers.Serializer):
+class AuditCommandSerializer(Serializer):
     command_id = serializers.UUIDField()
     actor = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
@@ -339,7 +344,7 @@ class AuditCommandSerializer(serializers.Serializer):
     metadata = serializers.DictField()
 
 
-class AuditSerializer(serializers.Serializer):
+class AuditSerializer(Serializer):
     game_id = serializers.UUIDField()
     version = serializers.IntegerField()
     revealed = serializers.BooleanField()
@@ -347,7 +352,7 @@ class AuditSerializer(serializers.Serializer):
     commands = AuditCommandSerializer(many=True)
 
 
-class RecordEventSerializer(serializers.Serializer):
+class RecordEventSerializer(Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField()
     schema_version = serializers.IntegerField()
@@ -383,7 +388,7 @@ RecordTableSerializer = inline_serializer(
 )
 
 
-class RecordCommandSerializer(serializers.Serializer):
+class RecordCommandSerializer(Serializer):
     command_id = serializers.UUIDField()
     actor = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
@@ -733,12 +738,18 @@ def _operations(schema: dict[str, Any]) -> list[dict[str, Any]]:
     return [op for ops in schema["paths"].values() for m, op in ops.items() if m != "parameters"]
 
 
-def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
+def postprocess(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
     """drf-spectacular's last step: the engine's typed components, operation ids, every
     operation's error statuses with its codes, the auth schemes, and links."""
     result["components"]["schemas"].update(contract.components())
     result["components"]["securitySchemes"] = SECURITY_SCHEMES
-    authenticated = [{"tokenAuth": []}, {"bearerAuth": []}, {"cookieAuth": []}]
+    authenticated: list[dict[str, list[str]]] = [
+        {"tokenAuth": []},
+        {"bearerAuth": []},
+        {"cookieAuth": []},
+    ]
     for path, methods in result["paths"].items():
         for method, operation in methods.items():
             op = OPERATIONS.get((method, path))

@@ -4,24 +4,28 @@ number, ``1`` is not a boolean) and unknown fields are refused, so client bugs s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import Field
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api import usernames
-from games.family_business import CARD_KIND
-from games.family_business.cards import ACTION_CARDS
+from games.core import RuleViolation
 from games.models import Table
-from games.registry import game_names
+from games.registry import game_names, get_game
 
-CARD_IDS = sorted(CARD_KIND)  # c01..c56 and the ability cards a01..a10
-BASE_CARD_IDS = frozenset(ACTION_CARDS)
-BOT_KINDS = ["heuristic", "random"]
+# every registered game's bot kinds (the lobby checks the table's game has the one asked)
+BOT_KINDS = sorted({kind for name in game_names() for kind in get_game(name).bot_kinds})
 MAX_VERSION = 2**31 - 1  # a version is a seq: PostgreSQL integer columns
+
+if TYPE_CHECKING:  # the stubs' Serializer is generic in what it validates
+    Serializer = serializers.Serializer[Any]
+else:
+    Serializer = serializers.Serializer
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -54,7 +58,7 @@ class StrictCharField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
-class StrictSerializer(serializers.Serializer):
+class StrictSerializer(Serializer):
     """Unknown fields are refused (400 `invalid`, naming them in `extra.fields`)."""
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +80,7 @@ class CredentialsSerializer(StrictSerializer):
 class RegisterSerializer(CredentialsSerializer):
     def validate_username(self, value: str) -> str:
         user_model = get_user_model()
-        field = user_model._meta.get_field(user_model.USERNAME_FIELD)
+        field = cast("Field[Any, Any]", user_model._meta.get_field(user_model.USERNAME_FIELD))
         try:
             field.run_validators(value)
         except DjangoValidationError as exc:
@@ -96,22 +100,22 @@ class RegisterSerializer(CredentialsSerializer):
         return attrs
 
 
-class UserSerializer(serializers.Serializer):
+class UserSerializer(Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     is_staff = serializers.BooleanField()
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(Serializer):
     token = serializers.CharField()
 
 
-class RegisteredSerializer(serializers.Serializer):
+class RegisteredSerializer(Serializer):
     token = serializers.CharField()
     user = UserSerializer()
 
 
-class SessionSerializer(serializers.Serializer):
+class SessionSerializer(Serializer):
     user = UserSerializer(allow_null=True)
     csrf_token = serializers.CharField(help_text="Send it back as the X-CSRFToken header.")
 
@@ -163,9 +167,9 @@ class TableCreateSerializer(StrictSerializer):
     )
     seed = StrictCharField(max_length=128, required=False, help_text="Sandbox tables only (staff).")
     stacked_deck = serializers.ListField(
-        child=serializers.ChoiceField(choices=CARD_IDS),
+        child=StrictCharField(max_length=8),
         required=False,
-        max_length=len(CARD_IDS),
+        max_length=100,
         help_text="Sandbox tables only (staff): card ids put on top of the deck, in order "
         "(ability cards a01..a10 only on advanced tables).",
     )
@@ -176,13 +180,6 @@ class TableCreateSerializer(StrictSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         attrs = super().validate(attrs)
-        deck = attrs.get("stacked_deck") or []
-        if len(set(deck)) != len(deck):
-            raise serializers.ValidationError({"stacked_deck": ["Each card at most once."]})
-        if not attrs.get("advanced") and any(card not in BASE_CARD_IDS for card in deck):
-            raise serializers.ValidationError(
-                {"stacked_deck": ["Ability cards (a01..a10) need an advanced table."]}
-            )
         position = attrs.get("position")
         if position is not None and position >= attrs["seats"]:
             raise serializers.ValidationError({"position": ["No such seat at this table."]})
@@ -192,10 +189,26 @@ class TableCreateSerializer(StrictSerializer):
                 raise serializers.ValidationError(
                     {given[0]: ["A Family Business option; this game takes `options`."]}
                 )
+            _game_checks_options(attrs)
             return attrs
         if "options" not in attrs:
             attrs.setdefault("reaction_seconds", settings.FB_REACTION_SECONDS)
+        _game_checks_options(attrs)
         return attrs
+
+
+def _game_checks_options(attrs: dict[str, Any]) -> None:
+    """The game validates its options; a refusal names the field, like any bad field."""
+    given = dict(attrs.get("options") or {})
+    given.update({name: attrs[name] for name in FB_OPTION_FIELDS if name in attrs})
+    sandbox = attrs.get("mode") == Table.Mode.SANDBOX
+    try:
+        get_game(attrs["game"]).validate_options(given, attrs["seats"], sandbox=sandbox)
+    except RuleViolation as exc:
+        field = str(exc.data.get("field", "options"))
+        if field == "seed" or not sandbox and field == "stacked_deck":
+            return  # a sandbox-only option: the lobby's bad_options says so, as before
+        raise serializers.ValidationError({field: [exc.message]}) from None
 
 
 class JoinSerializer(StrictSerializer):
@@ -208,14 +221,14 @@ class AddBotSerializer(StrictSerializer):
     position = StrictIntegerField(min_value=0, max_value=5, required=False, allow_null=True)
 
 
-class QuerySerializer(serializers.Serializer):
+class QuerySerializer(Serializer):
     """A query string: a parameter given empty (``?status=``) is refused, not taken as
     absent (DRF's default for form-like input)."""
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         blank = sorted(
             name
-            for name in self.fields
+            for name in list[str](self.fields)
             if hasattr(self.initial_data, "get") and self.initial_data.get(name) == ""
         )
         if blank:

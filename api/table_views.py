@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -19,12 +20,16 @@ from api.serializers import (
     TableCreateSerializer,
     TableListQuerySerializer,
 )
-from api.viewers import Access, access_for, game_document, parse_game_id, table_document
-from games import lobby, selectors
+from games import lobby, reads
 from games.models import Table
-from games.service import clock_ms, game_read
+from games.reads import Access, access_for, parse_game_id
 
 TABLE_ID = schema.table_id_parameter()
+
+
+def _user(request: Request) -> User:
+    """The signed-in caller (every route here needs one: ``IsAuthenticated``)."""
+    return cast(User, request.user)
 
 
 def _table(request: Request, table_id: str) -> Access:
@@ -32,11 +37,7 @@ def _table(request: Request, table_id: str) -> Access:
 
 
 def _fresh(access: Access, request: Request) -> dict[str, Any]:
-    return _document(selectors.table_detail(access.table.id), request)
-
-
-def _document(table: Table, request: Request) -> dict[str, Any]:
-    return table_document(table, request.user, selectors.winners_of([table]).get(table.id))
+    return reads.table_detail_document(access.table.id, request.user)
 
 
 class TableListView(ApiView):
@@ -52,21 +53,19 @@ class TableListView(ApiView):
         query = TableListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         params = query.validated_data
-        if params["mine"]:
-            tables = selectors.tables_of_user(
-                user=request.user, status=params.get("status"), limit=params["limit"]
-            )
-        elif params.get("status", Table.Status.OPEN) == Table.Status.OPEN:
-            tables = selectors.tables_open(limit=params["limit"])
-        else:
+        if not params["mine"] and params.get("status", Table.Status.OPEN) != Table.Status.OPEN:
             raise ApiError(
                 "invalid",
                 "Only open tables are listed for everyone; add mine=true for your own.",
                 fields={"status": ["Use mine=true for tables that are not open."]},
             )
-        winners = selectors.winners_of(tables)
         return Response(
-            {"tables": [table_document(t, request.user, winners.get(t.id)) for t in tables]}
+            reads.tables_document(
+                request.user,
+                mine=params["mine"],
+                status=params.get("status"),
+                limit=params["limit"],
+            )
         )
 
     @extend_schema(
@@ -87,11 +86,11 @@ class TableListView(ApiView):
         join = data.pop("join")
         position = data.pop("position", None)
         with transaction.atomic():
-            table = lobby.table_create(created_by=request.user, **data)
+            table = lobby.table_create(created_by=_user(request), **data)
             if join:
-                lobby.seat_join(table_id=table.id, user=request.user, position=position)
+                lobby.seat_join(table_id=table.id, user=_user(request), position=position)
         return Response(
-            table_document(selectors.table_detail(table.id), request.user),
+            reads.table_detail_document(table.id, request.user),
             status=status.HTTP_201_CREATED,
         )
 
@@ -106,7 +105,7 @@ class TableDetailView(ApiView):
     )
     def get(self, request: Request, table_id: str) -> Response:
         access = _table(request, table_id)
-        return Response(_document(access.table, request))
+        return Response(reads.table_detail_document(access.table.id, request.user))
 
 
 class TableJoinView(ApiView):
@@ -125,7 +124,7 @@ class TableJoinView(ApiView):
         body.is_valid(raise_exception=True)
         lobby.seat_join(
             table_id=access.table.id,
-            user=request.user,
+            user=_user(request),
             position=body.validated_data.get("position"),
             name=body.validated_data.get("name", ""),
         )
@@ -145,7 +144,7 @@ class TableLeaveView(ApiView):
     )
     def post(self, request: Request, table_id: str) -> Response:
         access = _table(request, table_id)
-        lobby.seat_leave(table_id=access.table.id, user=request.user)
+        lobby.seat_leave(table_id=access.table.id, user=_user(request))
         return Response(_fresh(access, request))
 
 
@@ -193,6 +192,4 @@ class TableStartView(ApiView):
         if not allowed:
             raise ApiError("forbidden", "Only the creator or a seated player may start the table.")
         lobby.table_start(table_id=access.table.id, actor=f"user:{request.user.pk}")
-        loaded = game_read(game_id=access.table.id)
-        started = access_for(access.table.id, request.user)
-        return Response(game_document(started, loaded, now=clock_ms()))
+        return Response(reads.started_document(access.table.id, request.user))

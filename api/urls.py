@@ -23,12 +23,12 @@ v1 = [
     # The feed's waiting routes are async (api.feed.views); the DRF classes document them.
     path(
         "games/<str:game_id>/events",
-        feed_views.served_by(game_views.FeedView, feed_views.feed),
+        feed_views.served_by(game_views.FeedView, feed_views.feed),  # type: ignore[arg-type]
         name="game-events",
     ),
     path(
         "games/<str:game_id>/events/stream",
-        feed_views.served_by(game_views.FeedStreamView, feed_views.feed_stream),
+        feed_views.served_by(game_views.FeedStreamView, feed_views.feed_stream),  # type: ignore[arg-type]
         name="game-events-stream",
     ),
     path("games/<str:game_id>/replay", game_views.ReplayView.as_view(), name="game-replay"),

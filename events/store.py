@@ -339,7 +339,7 @@ def read_tail(stream_id: uuid.UUID, *, since: int, upto: int | None = None) -> l
     if upto is not None:
         sql, params = sql + " AND seq <= %s", [*params, upto]
     with connection.cursor() as cursor:
-        cursor.execute(sql + " ORDER BY seq", params)
+        cursor.execute(sql + " ORDER BY seq", params)  # type: ignore[arg-type]  # a UUID param
         return [
             TailRow(seq, kind, json.loads(payload), digest, actor, command, seat)
             for seq, kind, payload, digest, actor, command, seat in cursor.fetchall()

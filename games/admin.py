@@ -1,20 +1,34 @@
 """The Django admin for staff: tables (each is its game: status, version, event count) and
-seats, read-only, searchable by table (game) id and by user. Events and command records are
-in events/admin.py. Nothing here changes a game: games change only through commands."""
+seats, and the event store's stored events and command log, read-only, searchable by table
+(game) id, by user (a username finds that user's ``user:<id>`` actor) and by type or code.
+Event data is shown as staff may see it (the game's ``redact_event`` for ``"staff"``: every
+hand and the deck, never the seed before the end). Nothing here changes a game: games
+change only through commands."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
-from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subquery
+from django.contrib.auth import get_user_model
+from django.db.models import Count, IntegerField, Max, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest
+from django.utils.html import format_html
 
-from events.models import StoredEvent
+from events.models import CommandRecord, StoredEvent
 from games.models import Seat, Table
+from games.registry import get_game
+
+if TYPE_CHECKING:  # the stubs' admin classes are generic in their model
+    ModelAdmin = admin.ModelAdmin[Any]
+    TabularInline = admin.TabularInline[Any, Any]
+else:
+    ModelAdmin = admin.ModelAdmin
+    TabularInline = admin.TabularInline
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ModelAdmin):
     """View only: the event store is append-only and tables follow their games."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -27,7 +41,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(TabularInline):
     model = Seat
     fields = ("position", "user", "bot", "name", "joined_at")
     readonly_fields = fields
@@ -75,11 +89,12 @@ class TableAdmin(ReadOnlyAdmin):
     list_select_related = ("created_by",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
-        return (
+        tables: QuerySet[Table] = (
             super()
             .get_queryset(request)
             .annotate(fb_events=_stream("count"), fb_version=_stream("max"))
         )
+        return tables
 
     @admin.display(description="events", ordering="fb_events")
     def event_count(self, table: Table) -> int:
@@ -96,3 +111,66 @@ class SeatAdmin(ReadOnlyAdmin):
     list_filter = ("bot",)
     search_fields = ("table__id", "user__username", "name")
     list_select_related = ("table", "user")
+
+
+# --- the event store's models, shown as staff may see a game's events -----------------
+# (here, not in events/: the event store knows no game)
+
+
+def _user_actors(term: str) -> list[str]:
+    users = get_user_model()._default_manager.filter(username__iexact=term.strip())
+    return [f"user:{pk}" for pk in users.values_list("pk", flat=True)[:5]]
+
+
+class _ByUserSearch(ReadOnlyAdmin):
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        actors = _user_actors(search_term) if search_term else []
+        if actors:
+            found = found | queryset.filter(Q(actor__in=actors))
+        return found, duplicates
+
+
+@admin.register(StoredEvent)
+class StoredEventAdmin(_ByUserSearch):
+    list_display = ("stream_id", "seq", "type", "actor", "recorded_at")
+    list_filter = ("type",)
+    search_fields = ("stream_id", "command_id", "type", "=actor")
+    ordering = ("-position",)
+    exclude = ("payload",)
+    readonly_fields = ("shown",)
+
+    @admin.display(description="data (as staff see it)")
+    def shown(self, event: StoredEvent) -> str:
+        return format_html("<pre>{}</pre>", json.dumps(staff_view(event), indent=2))
+
+
+def staff_view(event: StoredEvent) -> dict[str, Any]:
+    """The event's data as the staff viewer sees it while the game runs (no seed)."""
+    name, _, kind = event.type.partition(".")
+    try:
+        definition = get_game(name)
+        decoded = definition.decode_event({"type": kind, **event.payload})
+        return definition.redact_event(decoded, "staff")
+    except (KeyError, TypeError, ValueError):  # not a game's event (an undo marker)
+        return {k: v for k, v in event.payload.items() if k not in ("seed", "salt")}
+
+
+@admin.register(CommandRecord)
+class CommandRecordAdmin(_ByUserSearch):
+    list_display = (
+        "stream_id",
+        "command_id",
+        "actor",
+        "seat",
+        "outcome",
+        "error_code",
+        "first_seq",
+        "last_seq",
+        "recorded_at",
+    )
+    list_filter = ("outcome", "error_code")
+    search_fields = ("stream_id", "command_id", "=actor", "error_code")
+    ordering = ("-id",)

@@ -89,7 +89,10 @@ def execute(
         raise ServiceError("not_started")
     definition = get_game(table.game)
     payload = dict(command)
-    clock = (lambda: now) if now is not None else clock_ms
+
+    def clock() -> int:
+        return now if now is not None else clock_ms()
+
     outcome = None
     try:
         for attempt in range(MAX_ATTEMPTS):

@@ -6,6 +6,7 @@ either into one error envelope. Tests assert on codes, never on messages.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -18,23 +19,55 @@ class ServiceError(Exception):
         self.data = data
 
 
-CODES: dict[str, str] = {
-    "game_not_found": "No table or game has that id.",
-    "not_started": "The table has not started yet.",
-    "table_not_open": "The table has already started; seats can no longer change.",
-    "table_full": "Every seat of the table is taken.",
-    "seat_taken": "That seat is taken.",
-    "already_seated": "You already have a seat at this table.",
-    "not_seated": "You have no seat at this table.",
-    "not_enough_players": "A table needs every seat filled to start.",
-    "bad_options": "The table options are invalid.",
-    "stale_version": "The game has moved on since the version you sent; refetch and retry.",
-    "idempotency_key_reused": "That idempotency key was used for a different command.",
-    "undo_not_allowed": "This table does not allow undo (ranked and sandbox tables never do).",
-    "nothing_to_undo": "You have no command to take back.",
-    "other_seat_acted": "Another seat has acted since your command; it can no longer be undone.",
-    "undo_reveals_cards": "Your command drew you cards; taking it back would reveal the deck.",
-    "undo_after_reveal": "Cards were shown to another seat since your command (a draw at its "
-    "turn's start); taking it back would let that seat know what comes next.",
-    "busy": "The game is too busy right now; retry the same command.",
+@dataclass(frozen=True)
+class Code:
+    """One error code's definition: its HTTP status and its message (the one place either
+    is written; ``api.errors.ERRORS`` gathers every code, docs/api.md's table is made from
+    it)."""
+
+    status: int
+    message: str
+
+
+SERVICE: dict[str, Code] = {
+    "game_not_found": Code(404, "No table or game has that id."),
+    "not_started": Code(409, "The table has not started yet."),
+    "table_not_open": Code(409, "The table has already started; seats can no longer change."),
+    "table_full": Code(409, "Every seat of the table is taken."),
+    "seat_taken": Code(409, "That seat is taken."),
+    "already_seated": Code(409, "You already have a seat at this table."),
+    "not_seated": Code(409, "You have no seat at this table."),
+    "not_enough_players": Code(409, "A table needs every seat filled to start."),
+    "bad_options": Code(400, "The table options are invalid."),
+    "stale_version": Code(
+        409, "The game has moved on since the version you sent; refetch and retry."
+    ),
+    "idempotency_key_reused": Code(422, "That idempotency key was used for a different command."),
+    "undo_not_allowed": Code(
+        422, "This table does not allow undo (ranked and sandbox tables never do)."
+    ),
+    "nothing_to_undo": Code(422, "You have no command to take back."),
+    "other_seat_acted": Code(
+        409, "Another seat has acted since your command; it can no longer be undone."
+    ),
+    "undo_reveals_cards": Code(
+        422, "Your command drew you cards; taking it back would reveal the deck."
+    ),
+    "undo_after_reveal": Code(
+        422,
+        "Hidden information was shown to another seat since your command (a draw at its "
+        "turn's start, sealed choices revealed together); taking it back would let that "
+        "seat know what comes next.",
+    ),
+    "busy": Code(503, "The game is too busy right now; retry the same command."),
+    # a caller's rights over a game, checked by the reads (games.reads)
+    "forbidden": Code(403, "You may not do this (`message` says why)."),
+    "sealed_choice_pending": Code(
+        403,
+        "A seat's sealed choice is committed and not yet revealed; the full record would "
+        "show it. Try again after the reveal.",
+    ),
+    "not_your_seat": Code(403, "You act only for the seat you hold at this game."),
 }
+
+CODES: dict[str, str] = {code: c.message for code, c in SERVICE.items()}

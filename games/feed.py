@@ -24,7 +24,7 @@ __all__ = ["FeedRow", "StreamRead", "latest_seqs", "listen", "read_stream"]
 
 @dataclass(frozen=True)
 class FeedRow:
-    """What the feed shows of a stored event (``api.viewers.event_document`` reads these
+    """What the feed shows of a stored event (``games.reads.event_document`` reads these
     fields)."""
 
     seq: int

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -38,7 +38,7 @@ MAX_TURN_SECONDS = 600
 
 def table_create(
     *,
-    created_by: AbstractBaseUser | None,
+    created_by: User | None,
     seats: int = 4,
     mode: str = Table.Mode.CASUAL,
     options: Mapping[str, Any] | None = None,
@@ -144,7 +144,7 @@ def _free_position(table: Table, position: int | None) -> int:
 
 
 def seat_join(
-    *, table_id: uuid.UUID, user: AbstractBaseUser, position: int | None = None, name: str = ""
+    *, table_id: uuid.UUID, user: User, position: int | None = None, name: str = ""
 ) -> Seat:
     with transaction.atomic():
         table = _open_table(table_id)
@@ -172,7 +172,7 @@ def seat_add_bot(
     return seat
 
 
-def seat_leave(*, table_id: uuid.UUID, user: AbstractBaseUser) -> None:
+def seat_leave(*, table_id: uuid.UUID, user: User) -> None:
     with transaction.atomic():
         table = _open_table(table_id)
         deleted, _ = table.seat_set.filter(user=user).delete()

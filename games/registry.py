@@ -5,13 +5,20 @@ The only module outside ``games/<name>/`` that imports a game package."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 
 from games.core import Game
+from games.family_business import contract as family_business_contract
 from games.family_business.game import GAME as FAMILY_BUSINESS
 from games.goofspiel.game import GAME as GOOFSPIEL
 from games.infamy.game import GAME as INFAMY
 
 GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL, INFAMY)}
+
+
+# The OpenAPI components of a game's commands and events, for the games whose API
+# contract is typed so far (docs/api.md; Goofspiel's commands are documented there).
+CONTRACTS: dict[str, ModuleType] = {FAMILY_BUSINESS.name: family_business_contract}
 
 
 def get_game(name: str) -> Game:

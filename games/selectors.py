@@ -57,7 +57,7 @@ def table_detail(table_id: uuid.UUID, *, recheck: bool = True) -> Table:
     status re-read, one small query, until it is finished; otherwise one query.
 
     ``recheck=False``: the caller loads the game next and re-reads the table if the game is
-    over (``api.viewers.refreshed``), so a cached started table's status is not re-read: a
+    over (``games.reads.refreshed``), so a cached started table's status is not re-read: a
     table finishes only in the statement that appends its game's last event."""
     try:
         key = table_id if isinstance(table_id, uuid.UUID) else uuid.UUID(str(table_id))
@@ -126,10 +126,10 @@ def _table_with_seats(table_id: uuid.UUID) -> Table:
             # only the name is read (Seat.display_name); other fields load on first use
             seat.user = users.from_db(connection.alias, ["id", "username"], [seat.user_id, row[-1]])
         seats.append(seat)
-    cached = table.seat_set.all()  # what prefetch_related("seat_set") leaves behind
+    cached: Any = table.seat_set.all()  # what prefetch_related("seat_set") leaves behind
     cached._result_cache = seats
     cached._prefetch_done = True
-    table._prefetched_objects_cache = {"seat_set": cached}
+    table._prefetched_objects_cache = {"seat_set": cached}  # type: ignore[attr-defined]
     return table
 
 

@@ -107,7 +107,7 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
     windows = clocks.filter(window_deadline_ms__lte=cutoff).order_by("window_deadline_ms")
     for row in windows.values("game_id", "version", "window_id", "window_deadline_ms")[:limit]:
         done["windows"] += _sweep_one(
-            row,
+            dict(row),
             "window_deadline_ms",
             lambda r: service.close_window(
                 game_id=r["game_id"],
@@ -119,9 +119,9 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
         )
 
     turns = clocks.filter(turn_deadline_ms__lte=cutoff).order_by("turn_deadline_ms")
-    for row in turns.values("game_id", "version", "turn_key", "turn_deadline_ms")[:limit]:
+    for turn in turns.values("game_id", "version", "turn_key", "turn_deadline_ms")[:limit]:
         done["turns"] += _sweep_one(
-            row,
+            dict(turn),
             "turn_deadline_ms",
             lambda r: service.turn_timeout(
                 game_id=r["game_id"],
@@ -133,9 +133,9 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
         )
 
     bots = clocks.filter(bot_due_ms__lte=cutoff).order_by("bot_due_ms")
-    for row in bots.values("game_id", "version", "bot_due_ms")[:limit]:
+    for bot in bots.values("game_id", "version", "bot_due_ms")[:limit]:
         done["bots"] += _sweep_one(
-            row,
+            dict(bot),
             "bot_due_ms",
             lambda r: service.bot_move(game_id=r["game_id"], version=r["version"]),
         )

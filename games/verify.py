@@ -100,9 +100,9 @@ def _verify(record: dict[str, Any]) -> Report:
         return report
 
     setup = [definition.encode_event(e) for e in definition.setup_from_started(started, seed)]
-    for i, derived in enumerate(setup):
-        if i >= len(events) or _short(events[i]) != derived:
-            return fail(i + 1, _short(events[i]) if i < len(events) else "nothing", derived)
+    for i, expected in enumerate(setup):
+        if i >= len(events) or _short(events[i]) != expected:
+            return fail(i + 1, _short(events[i]) if i < len(events) else "nothing", expected)
     effective: list[Any] = [definition.decode_event(e) for e in setup]
     spans: list[tuple[int, int]] = [(1, len(setup))]
     state = _replay(definition, effective)

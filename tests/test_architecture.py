@@ -31,7 +31,8 @@ def pure_packages(games_dir: Path) -> list[Path]:
 
 
 def pure_files(games_dir: Path) -> list[Path]:
-    files = [p for p in (games_dir / "__init__.py", games_dir / "core.py") if p.exists()]
+    shared = ("__init__.py", "core.py", "rng.py")
+    files = [games_dir / name for name in shared if (games_dir / name).exists()]
     for package in pure_packages(games_dir):
         files.extend(sorted(package.rglob("*.py")))
     return files
@@ -46,9 +47,10 @@ def _module_name(path: Path, root: Path) -> tuple[str, bool]:
 
 
 def _allowed_games_module(name: str, games_dir: Path) -> bool:
-    """Inside games/, a pure module may import games, games.core and the rules packages."""
+    """Inside games/, a pure module may import games, games.core, games.rng and the rules
+    packages."""
     parts = name.split(".")
-    if len(parts) == 1 or parts[1] == "core":
+    if len(parts) == 1 or parts[1] in ("core", "rng"):
         return True
     return parts[1] in {p.name for p in pure_packages(games_dir)}
 
@@ -149,3 +151,158 @@ def test_checker_catches_forbidden_imports(fake_repo, source):
 def test_checker_covers_core_py(fake_repo):
     (fake_repo / "games" / "core.py").write_text("from django.apps import apps\n")
     assert check(fake_repo) == ["games/core.py:1: imports django.apps"]
+
+
+# --- the module map (docs/architecture.md) -------------------------------------------
+
+
+def imports_of(path: Path, root: Path, *, module_level: bool = False) -> list[tuple[int, str]]:
+    """(line, imported module) for each import in ``path``, relative ones resolved. With
+    ``module_level``: only the imports run when the module is imported (not those inside
+    functions or ``if TYPE_CHECKING:``)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    module, is_package = _module_name(path, root)
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    nodes: list[ast.AST]
+    if module_level:
+        nodes = []
+        for node in tree.body:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue
+            nodes.append(node)
+            if isinstance(node, ast.If | ast.Try):
+                nodes.extend(ast.walk(node))
+    else:
+        nodes = list(ast.walk(tree))
+    found = []
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - (node.level - 1)] if node.level else []
+            source = ".".join([*base, *([node.module] if node.module else [])])
+            found.append((node.lineno, source))
+            found += [(node.lineno, f"{source}.{a.name}") for a in node.names]
+    return found
+
+
+def python_files(*folders: str) -> list[Path]:
+    return sorted(p for folder in folders for p in (REPO / folder).rglob("*.py"))
+
+
+def game_packages() -> set[str]:
+    return {p.name for p in pure_packages(REPO / "games")}
+
+
+def test_the_event_store_imports_no_game_and_no_api():
+    problems = [
+        f"{path.relative_to(REPO)}:{line}: imports {name}"
+        for path in python_files("events")
+        for line, name in imports_of(path, REPO)
+        if name.split(".")[0] in {"games", "api", "web"}
+    ]
+    assert problems == []
+
+
+# What the API may use of the games app: the service's facade and read functions, the
+# lobby, the shared interface and registry, the refusals and the models' choices. Never the
+# event store, and never the service's internals (loading, commands, selectors, ...).
+API_MAY_IMPORT = {
+    "games",
+    "games.core",
+    "games.registry",
+    "games.errors",
+    "games.service",
+    "games.lobby",
+    "games.reads",
+    "games.feed",
+    "games.models",
+}
+
+
+def test_the_api_reaches_the_store_only_through_the_service():
+    problems = []
+    for path in python_files("api"):
+        for line, name in imports_of(path, REPO):
+            parts = name.split(".")
+            if (
+                parts[0] == "events"
+                or parts[0] == "games"
+                and ".".join(parts[:2]) not in API_MAY_IMPORT
+            ):
+                problems.append(f"{path.relative_to(REPO)}:{line}: imports {name}")
+    assert problems == []
+
+
+def _own_game(relative: Path, packages: set[str]) -> str | None:
+    """The game whose code ``relative`` is: its rules package, or its web pages
+    (``web/games/<name>.py``, or a folder of that name)."""
+    parts = relative.parts
+    if parts[0] == "games" and len(parts) > 2 and parts[1] in packages:
+        return parts[1]
+    if parts[:2] == ("web", "games") and len(parts) > 2:
+        name = Path(parts[2]).stem
+        return name if name in packages else None
+    return None
+
+
+def test_only_a_game_and_the_registry_import_a_game_package():
+    """A game's package is imported by itself, its web pages and the registry only."""
+    packages = game_packages()
+    problems = []
+    for path in python_files("api", "events", "games", "fbservice", "web"):
+        relative = path.relative_to(REPO)
+        if relative.as_posix() == "games/registry.py":
+            continue
+        own = _own_game(relative, packages)
+        for line, name in imports_of(path, REPO):
+            parts = name.split(".")
+            if parts[0] == "games" and len(parts) > 1 and parts[1] in packages - {own}:
+                problems.append(f"{relative}:{line}: imports {name}")
+    assert problems == []
+
+
+def _service_graph() -> dict[str, set[str]]:
+    """games/*.py modules and the games/*.py modules each imports when it is imported."""
+    names = {p.stem for p in (REPO / "games").glob("*.py")} - {"__init__"}
+    graph: dict[str, set[str]] = {}
+    for name in names:
+        edges = set()
+        for _, imported in imports_of(REPO / "games" / f"{name}.py", REPO, module_level=True):
+            parts = imported.split(".")
+            if parts[0] == "games" and len(parts) > 1 and parts[1] in names and parts[1] != name:
+                edges.add(parts[1])
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import circle found by a depth-first search (one path per back edge)."""
+    found: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                found.append([*path[path.index(nxt) :], nxt])
+            elif nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    return found
+
+
+def test_the_service_has_no_import_circle_and_does_not_import_the_tasks():
+    graph = _service_graph()
+    assert cycles(graph) == []
+    reaching_tasks = [name for name, edges in graph.items() if "tasks" in edges]
+    assert sorted(reaching_tasks) == ["sweeper"]  # the tasks' own module, nothing else
+
+
+def test_the_cycle_finder_finds_a_circle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []

@@ -22,7 +22,7 @@ from django.middleware.security import SecurityMiddleware as DjangoSecurity
 def _on_the_loop(middleware: type[Any]) -> type[Any]:
     """``middleware`` with its hooks called directly in async mode (no thread hop)."""
 
-    class OnTheLoop(middleware):  # type: ignore[misc, valid-type]
+    class OnTheLoop(middleware):  # type: ignore[misc]
         async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
             response = None
             if hasattr(self, "process_request"):

@@ -20,7 +20,7 @@ from typing import Generic, TypeVar
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
 
-from api.viewers import Access
+from games.reads import Access
 
 K = TypeVar("K")
 V = TypeVar("V")

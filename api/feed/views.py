@@ -4,7 +4,7 @@ A request signs in, checks its access and reads what it has missed in one of the
 database threads (``api.feed.dbthreads``); then it waits on this process's hub
 (``api.feed.hub``) holding no thread and no database connection. When the game's stream
 moves, the hub reads the new events once and every subscriber of that game redacts them
-for its own viewer with the engine's projection (``api.viewers.events_document``), exactly
+for its own viewer with the engine's projection (``games.reads.events_document``), exactly
 as every other read does.
 
 DRF views are synchronous, so these are plain Django async views; ``FeedView`` and
@@ -21,12 +21,14 @@ import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.request import Request
 from rest_framework.serializers import Serializer
 from rest_framework.settings import api_settings
@@ -39,22 +41,22 @@ from api.feed.hub import Batch, Hub, read_batch
 from api.feed.limits import Limits
 from api.feed.recent import Recent
 from api.serializers import FeedQuerySerializer, StreamQuerySerializer
-from api.viewers import Access, access_for, events_document, parse_game_id, refreshed
 from games.models import Table
+from games.reads import Access, access_for, events_document, parse_game_id, refreshed
 from games.service import clock_ms, game_read
 
 # --- routing --------------------------------------------------------------------------------
 
 
 def served_by(
-    documentation: type[APIView], handler: Callable[..., Awaitable[HttpResponse]]
-) -> Callable[..., Awaitable[HttpResponse]]:
+    documentation: type[APIView], handler: Callable[..., Awaitable[HttpResponseBase]]
+) -> Callable[..., Awaitable[HttpResponseBase]]:
     """The URL's view: ``handler`` serves the route; the DRF view class ``documentation``
     describes it to drf-spectacular (which reads ``cls`` and ``initkwargs``)."""
 
     formats = {renderer.format for renderer in documentation.renderer_classes}
 
-    async def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    async def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # What DRF's dispatch would refuse (found by schemathesis): other methods, 405 with
         # Allow; a ?format= no renderer has, 404.
         if request.method not in ("GET", "HEAD"):
@@ -139,11 +141,12 @@ class Opened:
 
 def _signed_in(request: HttpRequest) -> AbstractBaseUser:
     """The caller, by the API's authenticators (a token or a session)."""
-    authenticators = [cls() for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
-    user = Request(request, authenticators=authenticators).user
+    # api_settings imports the classes the setting names (the stubs type them as names)
+    classes = cast(list[type[BaseAuthentication]], api_settings.DEFAULT_AUTHENTICATION_CLASSES)
+    user = Request(request, authenticators=[cls() for cls in classes]).user
     if user is None or not user.is_authenticated:
         raise exceptions.NotAuthenticated()
-    return user  # type: ignore[no-any-return]
+    return cast(AbstractBaseUser, user)
 
 
 def parsed_query(request: HttpRequest, query_class: type[Serializer[Any]]) -> dict[str, Any]:
@@ -223,10 +226,10 @@ async def opened_feed(
     if access is not None:
         data = parsed_query(request, query_class)
         if not read:
-            return Opened(access, int(access.user.pk), data, None)
+            return Opened(access, int(str(access.user.pk)), data, None)
         batch = local.hub.remembered(stream_id, data["after"])
         if batch is not None:
-            return Opened(_as_of(access, batch), int(access.user.pk), data, batch)
+            return Opened(_as_of(access, batch), int(str(access.user.pk)), data, batch)
     epoch = local.hub.epoch
     opened = await threads().run(open_feed, request, game_id, query_class, read=read)
     local.recent.remember(request, opened.access)
@@ -333,7 +336,7 @@ def message(document: dict[str, Any]) -> str:
     return f"id: {document['seq']}\ndata: {json.dumps(document, separators=(',', ':'))}\n\n"
 
 
-async def feed_stream(request: HttpRequest, game_id: str) -> HttpResponse:
+async def feed_stream(request: HttpRequest, game_id: str) -> HttpResponseBase:
     """``GET /api/v1/games/<id>/events/stream`` (see ``FeedStreamView``)."""
     try:
         opened = await opened_feed(request, game_id, StreamQuerySerializer, read=False)

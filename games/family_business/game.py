@@ -12,6 +12,7 @@ from typing import Any
 from games.core import RuleViolation, Status, Viewer, Window
 
 from . import bots, codec, errors, view
+from .cards import CARD_KIND, deck_cards
 from .commands import Command
 from .evolve import evolve
 from .legal import awaiting, legal_commands, timeout_discard
@@ -32,15 +33,18 @@ def _service_bot(kind: str) -> Any:
 
 
 class FamilyBusiness:
-    name = "family_business"
-    title = "Family Business"
-    rules_version = RULES_VERSION
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    bot_kinds = ("random", "heuristic")
-    timeout_policies = TIMEOUT_POLICIES
+    name: str = "family_business"
+    title: str = "Family Business"
+    rules_version: int = RULES_VERSION
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
+    bot_kinds: tuple[str, ...] = ("random", "heuristic")
+    timeout_policies: tuple[str, ...] = TIMEOUT_POLICIES
     error_codes: Mapping[str, str] = errors.CODES
-    window_closers = (("CounterPlayed", "winning_seq"), ("WindowClosed", "closed_seq"))
+    window_closers: tuple[tuple[str, str], ...] = (
+        ("CounterPlayed", "winning_seq"),
+        ("WindowClosed", "closed_seq"),
+    )
 
     def http_status(self, code: str) -> int:
         return errors.http_status(code)
@@ -76,7 +80,17 @@ class FamilyBusiness:
             raise RuleViolation(
                 "bad_options", "Only sandbox tables take a seed or stacked deck.", field="seed"
             )
-        # which cards a stacked deck may name (and each once) is the setup's to check
+        if len(set(stacked)) != len(stacked):
+            raise RuleViolation("bad_options", "Each card at most once.", field="stacked_deck")
+        known = deck_cards(advanced)
+        if any(card not in CARD_KIND for card in stacked):
+            raise RuleViolation("bad_options", "Unknown card ids.", field="stacked_deck")
+        if any(card not in known for card in stacked):
+            raise RuleViolation(
+                "bad_options",
+                "Ability cards (a01..a10) need an advanced table.",
+                field="stacked_deck",
+            )
         return {"reaction_seconds": reaction, "advanced": advanced, "stacked_deck": list(stacked)}
 
     def public_options(self, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import Reveal, RuleViolation, Status, Viewer, Window
+from games.rng import seed_hash
 
 from . import bots, codec, view
 from .rules import (
@@ -19,7 +20,6 @@ from .rules import (
     awaiting,
     decide,
     evolve,
-    seed_hash,
     setup_events,
 )
 
@@ -40,14 +40,14 @@ HTTP_STATUS = {
 
 
 class Goofspiel:
-    name = "goofspiel"
-    title = "Goofspiel"
-    rules_version = RULES_VERSION
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    bot_kinds = bots.BOT_KINDS
+    name: str = "goofspiel"
+    title: str = "Goofspiel"
+    rules_version: int = RULES_VERSION
+    min_players: int = MIN_PLAYERS
+    max_players: int = MAX_PLAYERS
+    bot_kinds: tuple[str, ...] = bots.BOT_KINDS
     # minimal: the lowest card left; bot: the heuristic bot's bid
-    timeout_policies = ("minimal", "bot")
+    timeout_policies: tuple[str, ...] = ("minimal", "bot")
     error_codes: Mapping[str, str] = CODES
     window_closers: tuple[tuple[str, str], ...] = ()  # no game-timed windows
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
-import random
 from dataclasses import dataclass, replace
 from typing import Any
 
 from games.core import RuleViolation
+from games.rng import seed_hash, shuffled
 
 RULES_VERSION = 1
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -92,14 +91,8 @@ class GameState:
     winners: tuple[int, ...] = ()
 
 
-def seed_hash(seed: str, salt: str = "") -> str:
-    return hashlib.sha256(f"goofspiel:{salt}:{seed}".encode()).hexdigest()
-
-
 def prize_deck(seed: str, cards: int) -> tuple[int, ...]:
-    deck = list(range(1, cards + 1))
-    random.Random(seed_hash(seed, "prizes")).shuffle(deck)  # a local, seeded generator
-    return tuple(deck)
+    return shuffled(range(1, cards + 1), seed, "prizes")
 
 
 def awaiting(state: GameState) -> tuple[int, ...]:

@@ -14,7 +14,6 @@ import yaml
 from django.urls import get_resolver
 from rest_framework.test import APIClient
 
-from api import contract
 from api.errors import ALL_CODES, status_of
 from api.schema import OPERATIONS
 from games.family_business.bots import BOTS
@@ -26,7 +25,10 @@ from games.family_business.evolve import evolve, replay
 from games.family_business.rules import SYSTEM, decide
 from games.family_business.setup import Options, setup_events
 from games.family_business.view import redact_event, view
+from games.registry import CONTRACTS
 from tests.api.helpers import API, create_table, play_contract, seat_all, start, undoable_game
+
+contract = CONTRACTS["family_business"]  # Family Business's typed commands and events
 
 pytestmark = pytest.mark.django_db
 

@@ -196,3 +196,14 @@ def test_every_code_has_a_status() -> None:
     assert_codes_have_statuses()
     assert all(400 <= status_of(code) < 600 for code in ALL_CODES)
     assert all(400 <= status < 600 for status in STATUS.values())
+
+
+def test_the_docs_code_table_is_the_registry() -> None:
+    """docs/api.md's table of codes is generated from api.errors.ERRORS (python -m api.errors)."""
+    from pathlib import Path
+
+    from api.errors import ERRORS, code_table
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    assert code_table() in docs
+    assert {"round_over", "already_bid", "window_closed", "stale_version"} <= set(ERRORS)

@@ -14,8 +14,8 @@ from django.test import RequestFactory
 
 from api.feed.hub import BATCH, Batch, Hub
 from api.feed.recent import Recent
-from api.viewers import Access
 from games.feed import FeedRow
+from games.reads import Access
 
 GAME = uuid.uuid4()
 

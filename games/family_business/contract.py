@@ -18,11 +18,11 @@ import typing
 from dataclasses import MISSING, fields
 from typing import Any
 
-from games.family_business import events as engine_events
-from games.family_business.cards import Kind
-from games.family_business.codec import COMMAND_TYPES
-from games.family_business.events import EVENT_TYPES
-from games.family_business.view import redact_event
+from . import events as engine_events
+from .cards import Kind
+from .codec import COMMAND_TYPES
+from .events import EVENT_TYPES
+from .view import redact_event
 
 JsonSchema = dict[str, Any]
 

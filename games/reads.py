@@ -1,4 +1,8 @@
-"""Who is looking, and what they may see.
+"""The API's reads: who is looking, and the plain documents each endpoint answers with.
+
+One function per endpoint (``game_document``, ``command_document``, ``replay_document``,
+``audit_document``, ``export_document``, ``table_document``, ``tables_document``); the
+API's views authenticate, parse, call one and serialise what it returns.
 
 Every read of a game goes through here: the caller becomes a *viewer* (their seat, a
 spectator, or staff) and state and events leave only through the engine's projection
@@ -15,15 +19,23 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from api.errors import ApiError
 from events.models import StoredEvent
 from events.store import UNDONE, iso
 from games import selectors
 from games.core import Game, Viewer
+from games.errors import ServiceError
 from games.models import Table
-from games.record import event_data, fb_columns
+from games.record import event_data, fb_columns, game_export
 from games.registry import get_game
-from games.service import LoadedGame, from_row, game_load, running_turn_deadline
+from games.service import (
+    CommandOutcome,
+    LoadedGame,
+    clock_ms,
+    from_row,
+    game_load,
+    game_read,
+    running_turn_deadline,
+)
 
 if TYPE_CHECKING:
     from games.feed import FeedRow
@@ -33,7 +45,7 @@ def parse_game_id(raw: str) -> uuid.UUID:
     try:
         return uuid.UUID(str(raw))
     except ValueError:
-        raise ApiError("game_not_found", "No table or game has that id.", game=raw) from None
+        raise ServiceError("game_not_found", "No table or game has that id.", game=raw) from None
 
 
 @dataclass(frozen=True)
@@ -75,12 +87,12 @@ class Access:
 
     def require_seat(self) -> int:
         if self.seat is None:
-            raise ApiError("not_your_seat", "You hold no seat at this game.")
+            raise ServiceError("not_your_seat", "You hold no seat at this game.")
         return self.seat
 
     def require_started(self) -> None:
         if self.table.status == Table.Status.OPEN:
-            raise ApiError("not_started", "The table has not started yet.")
+            raise ServiceError("not_started", "The table has not started yet.")
 
 
 def access_for(
@@ -239,3 +251,164 @@ def events_document(
 ) -> list[dict[str, Any]]:
     definition = access.definition
     return [event_document(access, definition, row, revealed=revealed) for row in rows]
+
+
+# --- one read per endpoint ---------------------------------------------------------------
+
+
+def command_document(access: Access, outcome: CommandOutcome, *, now: int) -> dict[str, Any]:
+    """What a command (or an undo) answers: its events and the game now, for the caller."""
+    # the game as the command left it (no reload), unless a bot has moved it since
+    loaded = outcome.loaded or game_load(game_id=access.table.id, table=access.table)
+    access = refreshed(access, loaded)  # the command may have ended the game
+    return {
+        "version": loaded.version,
+        "first_seq": outcome.first_seq,
+        "last_seq": outcome.last_seq,
+        "events": events_document(access, outcome.events(), revealed=over(loaded)),
+        "state": state_view(access, loaded.state, now=now),
+        "server_time": now,
+        **live_fields(access, loaded),
+        "table": table_document(
+            access.table, access.user, winners(loaded.definition, loaded.state)
+        ),
+    }
+
+
+def replay_document(access: Access, at: int | None, *, now: int) -> dict[str, Any]:
+    """The game at event ``at`` (the latest visible when None) as this viewer may see it,
+    everything once the game is over; the event's hashes once it is over (or for staff)."""
+    visible = access.visible(selectors.stream_version(access.table.id))
+    at = min(at or visible, visible)
+    loaded = game_load(game_id=access.table.id, upto=at, table=access.table)
+    view = state_view(access, loaded.state, now=now, revealed=access.finished)
+    view.pop("legal", None)  # options belong to the live game, not to a replay
+    # Before the end a hash of an event with hidden cards could be brute-forced (a 1-card
+    # draw is 66 guesses): the audit hashes only once the game is over, or for staff.
+    # Staff see hashes early, but not while a sealed choice waits: the hash of a sealed
+    # sector card (six guesses) would give it away.
+    row = None
+    if access.finished or (access.viewer == "staff" and not _sealed(access)):
+        row = selectors.event_at(access.table.id, at)
+    return {
+        "game_id": str(access.table.id),
+        "at": at,
+        "version": visible,
+        "viewer": access.viewer,
+        "server_time": now,
+        "hash": row.hash if row else None,
+        "prev_hash": row.prev_hash if row else None,
+        "state": view,
+    }
+
+
+def _metadata(metadata: dict[str, Any], staff: bool) -> dict[str, Any]:
+    """Request metadata; client addresses are for staff only."""
+    return dict(metadata) if staff else {k: v for k, v in metadata.items() if k != "ip"}
+
+
+def _sealed(access: Access) -> bool:
+    """Whether the running game holds a committed, unrevealed sealed choice."""
+    if access.finished or access.table.status != Table.Status.STARTED:
+        return False
+    loaded = game_load(game_id=access.table.id, table=access.table)
+    return loaded.definition.status(loaded.state).sealed
+
+
+def may_review(access: Access) -> None:
+    """Staff at any time (unless they play in this game: then as a player) but while a
+    sealed choice waits for its reveal (its command and hash are in the record); the game's
+    players once it is over; nobody else."""
+    if access.staff and access.seat is None:
+        if _sealed(access):
+            raise ServiceError("sealed_choice_pending")
+        return
+    if access.seat is None:
+        raise ServiceError("forbidden", "Only the game's players (after the end) and staff.")
+    if not access.finished:
+        raise ServiceError("forbidden", "Players may review the audit trail once the game is over.")
+
+
+def audit_document(access: Access) -> dict[str, Any]:
+    """Every event with its hashes and every command, accepted or refused."""
+    may_review(access)
+    version = selectors.stream_version(access.table.id)
+    rows = selectors.events_between(access.table.id, after=0, upto=version)
+    revealed = access.finished
+    events = []
+    for row, shown in zip(rows, events_document(access, rows, revealed=revealed), strict=True):
+        events.append(
+            {
+                **shown,
+                "command_id": str(row.command_id) if row.command_id else None,
+                "hash": row.hash,
+                "prev_hash": row.prev_hash,
+                "metadata": _metadata(row.metadata, access.staff),
+            }
+        )
+    commands = [
+        {
+            "command_id": str(c.command_id),
+            "actor": c.actor,
+            "seat": c.seat,
+            "command": c.command,
+            "expected_version": c.expected_version,
+            "now_ms": c.now_ms,
+            "outcome": c.outcome,
+            "error_code": c.error_code or None,
+            "error_message": c.error_message or None,
+            "error_data": {k: v for k, v in c.error_data.items() if not k.startswith("_")},
+            "first_seq": c.first_seq,
+            "last_seq": c.last_seq,
+            "recorded_at": iso(c.recorded_at),
+            "metadata": _metadata(c.metadata, access.staff),
+        }
+        for c in selectors.commands_of(access.table.id)
+    ]
+    return {
+        "game_id": str(access.table.id),
+        "version": version,
+        "revealed": revealed,
+        "events": events,
+        "commands": commands,
+    }
+
+
+def export_document(access: Access) -> dict[str, Any]:
+    """The game's record for offline verification (``games.verify``)."""
+    may_review(access)
+    return game_export(access.table, private=access.staff)
+
+
+def table_detail_document(
+    table_id: uuid.UUID, user: AbstractBaseUser | AnonymousUser
+) -> dict[str, Any]:
+    """One table as anyone signed in may see it, with its winners once over."""
+    table = selectors.table_detail(table_id)
+    return table_document(table, user, selectors.winners_of([table]).get(table.id))
+
+
+def tables_document(
+    user: AbstractBaseUser | AnonymousUser, *, mine: bool, status: str | None, limit: int
+) -> dict[str, Any]:
+    """Open tables (or the caller's, any status), newest first, with winners."""
+    if mine:
+        tables = selectors.tables_of_user(user=user, status=status, limit=limit)
+    else:
+        tables = selectors.tables_open(limit=limit)
+    found = selectors.winners_of(tables)
+    return {"tables": [table_document(t, user, found.get(t.id)) for t in tables]}
+
+
+def started_document(table_id: uuid.UUID, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+    """The game document right after its table started."""
+    loaded = game_read(game_id=table_id)
+    return game_document(access_for(table_id, user), loaded, now=clock_ms())
+
+
+def current_document(game_id: uuid.UUID, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
+    """The game as this caller may see it now (an overdue window closed first)."""
+    access = access_for(game_id, user, state_follows=True)
+    access.require_started()
+    loaded = game_read(game_id=access.table.id, table=access.table)
+    return game_document(refreshed(access, loaded), loaded, now=clock_ms())
