@@ -49,8 +49,8 @@ class Infamy:
     rules_version = RULES_VERSION
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    bot_kinds = ("random", "heuristic")
-    timeout_policies = TIMEOUT_POLICIES
+    bot_kinds: tuple[str, ...] = ("random", "heuristic")
+    timeout_policies: tuple[str, ...] = TIMEOUT_POLICIES
     error_codes: Mapping[str, str] = errors.CODES
     window_closers: tuple[tuple[str, str], ...] = ()  # no reaction windows (IR-21)
 

@@ -198,9 +198,7 @@ def sector_step(game_id: str, cast: list[Player]) -> None:
     pytest.fail("no sector step")
 
 
-def test_a_committed_choice_cannot_be_undone_once_another_choice_is_revealed(
-    alice, bob, carol
-):
+def test_a_committed_choice_cannot_be_undone_once_another_choice_is_revealed(alice, bob, carol):
     cast = [alice, bob, carol]
     table = infamy_table(alice, 3)
     game_id = table["id"]
