@@ -27,7 +27,7 @@ DESKTOP = {"width": 1280, "height": 800}
 def shots(page, name: str, focus: str = "#action-panel") -> None:
     """The screen at desktop size (from the top), then at phone size scrolled to ``focus``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for size, viewport, at in (("desktop", DESKTOP, "main"), ("phone", PHONE, focus)):
+    for size, viewport, at in (("1280x800", DESKTOP, "main"), ("390x844", PHONE, focus)):
         page.set_viewport_size(viewport)
         # (the page redraws as the game moves: scroll by selector, not by element)
         page.evaluate("s => document.querySelector(s).scrollIntoView({block: 'start'})", at)
