@@ -287,7 +287,8 @@ function formHtml() {
   let html = `<div class="picker" data-testid="form"><h3>${esc(form.title)}</h3>`;
   for (const f of fields) {
     if (f.values.length < 2) {
-      if (f.value !== null && !(typeof f.value === "object" && !Array.isArray(f.value))) {
+      const named = ["figure", "space", "card"].includes(f.key); // the form's title says it
+      if (!named && f.value !== null && !(typeof f.value === "object" && !Array.isArray(f.value))) {
         html += `<div class="small">${esc(KEY_NAMES[f.key] || f.key)}: <b>${esc(label(f.key, f.value))}</b></div>`;
       }
       continue;
