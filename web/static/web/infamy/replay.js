@@ -80,11 +80,14 @@ async function show(seq, { push = true } = {}) {
   const share = document.getElementById("share");
   share.href = url;
   if (push) window.history.replaceState({ at }, "", url);
-  document.querySelectorAll("#log li").forEach((li) => {
-    li.classList.toggle("now", Number(li.dataset.seq) === at);
+  // Some events have no line of their own (whose move it is): the move shown is then the
+  // latest line at or before `at`.
+  const lines = [...document.querySelectorAll("#log li[data-seq]")];
+  const current = lines.filter((li) => Number(li.dataset.seq) <= at).pop() || null;
+  lines.forEach((li) => {
+    li.classList.toggle("now", li === current);
     li.classList.toggle("future", Number(li.dataset.seq) > at);
   });
-  const current = document.querySelector(`#log li[data-seq="${at}"]`);
   document.getElementById("current").innerHTML = current ? current.innerHTML : "";
   if (current) current.scrollIntoView({ block: "nearest" });
   document.getElementById("first").disabled = at <= 1;
