@@ -283,3 +283,23 @@ def test_bad_input_gets_a_4xx_code_and_appends_nothing(alice, bob, carol, mallor
     stale = cast[turn].command(game_id, {"type": "pass"}, expected_version=before - 1)
     assert (stale.status_code, stale.json()["code"]) == (409, "stale_version")
     assert event_count(game_id) == before
+
+
+def test_a_sandboxs_stacked_decks_stay_secret(alice, staff):
+    stacked = {"first_seat": 1, "watchdog_sector": 2, "jobs": ["j01", "j02"]}
+    response = staff.post(
+        "/tables",
+        {
+            "game": "infamy",
+            "seats": 3,
+            "mode": "sandbox",
+            "seed": "stacked",
+            "join": False,
+            "options": {"stacked": stacked},
+        },
+    )
+    assert response.status_code == 201, response.content
+    table = response.json()
+    assert "stacked" not in table["options"]
+    shown = alice.get(f"/tables/{table['id']}").json()
+    assert "stacked" not in shown["options"] and "j01" not in str(shown)
