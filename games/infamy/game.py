@@ -20,7 +20,7 @@ from typing import Any
 from games.core import ALL, Reveal, RuleViolation, Status, Viewer, Window
 
 from . import bots, codec, errors, view
-from .commands import ChooseSector, Command
+from .commands import Command
 from .defaults import minimal_command
 from .events import Event
 from .evolve import evolve
@@ -196,4 +196,4 @@ def sealed(state: GameState) -> bool:
 
 
 GAME = Infamy()
-__all__ = ["GAME", "ChooseSector", "Infamy", "sealed"]
+__all__ = ["GAME", "Infamy", "sealed"]
