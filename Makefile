@@ -1,5 +1,5 @@
 # fbservice developer commands. See README.md.
-#   make run    install, migrate, run web + Celery worker + beat (Ctrl-C stops all)
+#   make run    install, migrate, run web + Celery worker + beat + clock loop (Ctrl-C stops all)
 #   make test   install, run the whole pytest suite against real PostgreSQL
 #   make lint   ruff check, ruff format --check, mypy (strict on the pure core)
 #   make bench  run the benchmarks in bench/ (the timer benchmark starts its own worker)
@@ -41,7 +41,7 @@ migrate: $(RUN_STAMP)
 	$(EMBED) $(PY) manage.py migrate --noinput
 
 run: migrate
-	@echo "Starting fbservice on http://$(RUN_HOST):$(PORT)/ (Ctrl-C stops web, worker and beat)"
+	@echo "Starting fbservice on http://$(RUN_HOST):$(PORT)/ (Ctrl-C stops web, worker, beat and clock loop)"
 	$(EMBED) $(PY) -m fbservice.devserver --host $(RUN_HOST) --port $(PORT)
 
 # The browser tests (tests/web/) drive a Chromium already on the machine through Playwright;

@@ -24,6 +24,27 @@ def check_database() -> dict[str, Any]:
     return {"ok": True, "vendor": connection.vendor, "ms": _ms_since(started)}
 
 
+def check_clock() -> dict[str, Any]:
+    """Deadlines (windows, turn limits, bot moves) more than HEALTH_OVERDUE_SECONDS past
+    due: how many games have one, and how overdue the oldest is. Reported, never a 503:
+    a web server cannot fix a late timer, and taking it out of rotation would not help."""
+    from games.clock_loop import overdue
+    from games.service import clock_ms
+
+    tolerance = float(settings.HEALTH_OVERDUE_SECONDS)
+    now = clock_ms()
+    try:
+        count, oldest = overdue(now, int(tolerance * 1000))
+    except Exception as exc:
+        return {"ok": False, "error": f"{type(exc).__name__}: {exc}".strip()}
+    return {
+        "ok": count == 0,
+        "overdue": count,
+        "oldest_overdue_seconds": None if oldest is None else round((now - oldest) / 1000, 3),
+        "tolerance_seconds": tolerance,
+    }
+
+
 def check_broker(url: str | None = None, timeout: float | None = None) -> dict[str, Any]:
     """Open (and close) one broker connection; answers within about ``timeout`` seconds.
 

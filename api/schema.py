@@ -223,7 +223,14 @@ class TableSerializer(Serializer):
     winners = serializers.ListField(
         child=serializers.IntegerField(),
         allow_null=True,
-        help_text="The winning seats once the game is over (several: a shared draw); null before.",
+        help_text="The winning seats once the game is over (several: a shared draw); null "
+        "before. A result decided by a ruling gives its winners (none for a voided game).",
+    )
+    result = serializers.DictField(
+        allow_null=True,
+        help_text="Null before the end; then how the result was decided: `decided_by` "
+        "`play` (the game's own end) or `ruling` (with the `ruling` id and its `kind`, "
+        "`award` or `void`; see /games/{id}/rulings).",
     )
 
     class Meta:
@@ -264,6 +271,13 @@ class EventSerializer(Serializer):
         help_text="`family_business.<Event>` (docs/rules.md#events) or `stream.Undone`."
     )
     actor = serializers.CharField(help_text="`user:<id>`, `bot:<seat>` or `system`.")
+    origin = serializers.ChoiceField(
+        choices=["timeout", "standing"],
+        allow_null=True,
+        help_text="`timeout`: the system played for a seat whose turn ran out. `standing`: "
+        "the seat's standing reactions did (shown to that seat, staff, and after the end; "
+        "null to everyone else). Null: the actor's own command.",
+    )
     recorded_at = serializers.DateTimeField()
     schema_version = serializers.IntegerField(
         help_text="The version of the event's `data` shape (as in the export)."
@@ -315,6 +329,52 @@ class ReplaySerializer(Serializer):
     )
     prev_hash = serializers.CharField(allow_null=True)
     state = GameViewSerializer()
+
+
+class AuthorSerializer(Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+    class Meta:
+        ref_name = "Author"
+
+
+class AnnotationSerializer(Serializer):
+    id = serializers.IntegerField()
+    seq = serializers.IntegerField(help_text="The position: the game after this event.")
+    text = serializers.CharField()
+    author = AuthorSerializer()
+    role = serializers.ChoiceField(
+        choices=["staff", "player"], help_text="As what the author wrote it."
+    )
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Annotation"
+
+
+class AnnotationListSerializer(Serializer):
+    game_id = serializers.UUIDField()
+    annotations = AnnotationSerializer(many=True)
+
+
+class RulingSerializer(Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["note", "award", "void"])
+    winners = serializers.ListField(child=serializers.IntegerField())
+    reason = serializers.CharField()
+    seq = serializers.IntegerField(allow_null=True, help_text="A position it refers to.")
+    version = serializers.IntegerField(help_text="The game's version when it was recorded.")
+    author = AuthorSerializer()
+    created_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Ruling"
+
+
+class RulingListSerializer(Serializer):
+    game_id = serializers.UUIDField()
+    rulings = RulingSerializer(many=True)
 
 
 class AuditEventSerializer(EventSerializer):
@@ -416,6 +476,8 @@ ExportSerializer = inline_serializer(
         "seed": serializers.CharField(allow_null=True),
         "events": RecordEventSerializer(many=True),
         "commands": RecordCommandSerializer(many=True),
+        "annotations": AnnotationSerializer(many=True),
+        "rulings": RulingSerializer(many=True),
     },
 )
 
@@ -657,6 +719,16 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         + ("undo_not_allowed", "nothing_to_undo", "undo_reveals_cards", "other_seat_acted")
         + ("undo_after_reveal",),
     ),
+    ("get", "/api/v1/games/{game_id}/standing"): Operation(
+        "games_standing_retrieve", SIGNED_IN + GAME + ("not_your_seat",)
+    ),
+    ("patch", "/api/v1/games/{game_id}/standing"): Operation(
+        "games_standing_update",
+        SIGNED_IN
+        + UNSAFE
+        + GAME
+        + ("not_your_seat", "not_started", "game_over", "stale_version", "bad_command"),
+    ),
     ("get", "/api/v1/games/{game_id}/events"): Operation(
         "games_events_list", SIGNED_IN + STARTED + FEED + ("invalid",)
     ),
@@ -671,6 +743,27 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("get", "/api/v1/games/{game_id}/export"): Operation(
         "games_export_retrieve", SIGNED_IN + GAME + ("forbidden", "sealed_choice_pending")
+    ),
+    ("get", "/api/v1/games/{game_id}/annotations"): Operation(
+        "games_annotations_list", SIGNED_IN + STARTED + ("annotation_not_allowed",)
+    ),
+    ("post", "/api/v1/games/{game_id}/annotations"): Operation(
+        "games_annotations_create",
+        SIGNED_IN
+        + UNSAFE
+        + STARTED
+        + ("annotation_not_allowed", "position_out_of_range", "bad_review"),
+    ),
+    ("get", "/api/v1/games/{game_id}/rulings"): Operation(
+        "games_rulings_list", SIGNED_IN + STARTED
+    ),
+    ("post", "/api/v1/games/{game_id}/rulings"): Operation(
+        "games_rulings_create",
+        SIGNED_IN
+        + UNSAFE
+        + STARTED
+        + ("ruling_not_allowed", "position_out_of_range", "bad_review", "bad_winners")
+        + ("game_not_over",),
     ),
     # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
     ("get", "/healthz"): Operation("healthz", common=("method_not_allowed", "not_acceptable")),

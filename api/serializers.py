@@ -314,3 +314,37 @@ class ReplayQuerySerializer(QuerySerializer):
     at = serializers.IntegerField(
         min_value=1, required=False, help_text="Sequence number; default the latest."
     )
+
+
+# --- reviews: annotations and rulings -------------------------------------------------------
+
+
+class AnnotationCreateSerializer(StrictSerializer):
+    seq = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_VERSION,
+        help_text="The position: the game as it was after this event.",
+    )
+    text = StrictCharField(max_length=2000, help_text="The comment (1 to 2000 characters).")
+
+
+class RulingCreateSerializer(StrictSerializer):
+    kind = serializers.ChoiceField(
+        choices=["note", "award", "void"],
+        help_text="`note`; `award` (the win to `winners`); `void` (the game counts for nobody).",
+    )
+    reason = StrictCharField(max_length=2000, help_text="Why (1 to 2000 characters).")
+    winners = serializers.ListField(
+        child=StrictIntegerField(min_value=0, max_value=5),
+        required=False,
+        default=list,
+        max_length=6,
+        help_text="The seats awarded the win (`award` only).",
+    )
+    seq = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_VERSION,
+        required=False,
+        allow_null=True,
+        help_text="A position it refers to.",
+    )

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import auth_views, game_views, table_views, views
+from api import auth_views, game_views, review_views, standing_views, table_views, views
 from api.feed import views as feed_views
 
 v1 = [
@@ -20,6 +20,11 @@ v1 = [
     path("games/<str:game_id>/commands", game_views.CommandView.as_view(), name="game-commands"),
     path("games/<str:game_id>/resign", game_views.ResignView.as_view(), name="game-resign"),
     path("games/<str:game_id>/undo", game_views.UndoView.as_view(), name="game-undo"),
+    path(
+        "games/<str:game_id>/standing",
+        standing_views.StandingView.as_view(),
+        name="game-standing",
+    ),
     # The feed's waiting routes are async (api.feed.views); the DRF classes document them.
     path(
         "games/<str:game_id>/events",
@@ -34,6 +39,12 @@ v1 = [
     path("games/<str:game_id>/replay", game_views.ReplayView.as_view(), name="game-replay"),
     path("games/<str:game_id>/audit", game_views.AuditView.as_view(), name="game-audit"),
     path("games/<str:game_id>/export", game_views.ExportView.as_view(), name="game-export"),
+    path(
+        "games/<str:game_id>/annotations",
+        review_views.AnnotationsView.as_view(),
+        name="game-annotations",
+    ),
+    path("games/<str:game_id>/rulings", review_views.RulingsView.as_view(), name="game-rulings"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
 ]

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
@@ -10,7 +12,9 @@ from rest_framework.views import APIView
 from api import health
 
 # What anyone may see of a probe; staff also see where the broker is and why a probe failed.
-PUBLIC_PROBE_FIELDS = ("ok", "vendor", "ms")
+PUBLIC_PROBE_FIELDS = (
+    "ok", "vendor", "ms", "overdue", "oldest_overdue_seconds", "tolerance_seconds",
+)  # fmt: skip
 
 
 class HealthView(APIView):
@@ -31,7 +35,10 @@ class HealthView(APIView):
         tags=["health"],
         summary="Database and broker health",
         description="200 `ok` when the database and the broker answer, 503 `degraded` "
-        "otherwise (for load balancers and monitoring).",
+        "otherwise (for load balancers and monitoring). `clock` reports deadlines (reaction "
+        "windows, turn limits, bot moves) more than `tolerance_seconds` past due: how many "
+        "games have one (`overdue`) and how late the oldest is; it never makes the status "
+        "degraded.",
         auth=[],
         responses={
             (code, "application/json"): inline_serializer(
@@ -40,6 +47,7 @@ class HealthView(APIView):
                     "status": serializers.ChoiceField(choices=["ok", "degraded"]),
                     "database": serializers.DictField(),
                     "broker": serializers.DictField(),
+                    "clock": serializers.DictField(),
                 },
             )
             for code in (200, 503)
@@ -48,16 +56,22 @@ class HealthView(APIView):
     def get(self, request: Request) -> Response:
         database = health.check_database()
         broker = health.check_broker()
+        clock = health.check_clock() if database["ok"] else {"ok": False}
         ok = database["ok"] and broker["ok"]
         if not request.user.is_staff:
-            database, broker = _public(database), _public(broker)
+            database, broker, clock = _public(database), _public(broker), _public(clock)
         return Response(
-            {"status": "ok" if ok else "degraded", "database": database, "broker": broker},
+            {
+                "status": "ok" if ok else "degraded",
+                "database": database,
+                "broker": broker,
+                "clock": clock,
+            },
             status=status.HTTP_200_OK if ok else status.HTTP_503_SERVICE_UNAVAILABLE,
         )
 
 
-def _public(probe: dict[str, object]) -> dict[str, object]:
+def _public(probe: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in probe.items() if k in PUBLIC_PROBE_FIELDS}
 
 

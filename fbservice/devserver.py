@@ -1,18 +1,19 @@
-"""Run the web server, a Celery worker and Celery beat together (used by `make run`).
+"""Run the web server, a Celery worker, Celery beat and the clock loop together (`make run`).
 
     python -m fbservice.devserver [--host 127.0.0.1] [--port 8000]
 
 Output lines are prefixed with the process name. Ctrl-C (SIGINT), SIGTERM or SIGHUP stop
 everything: each child runs in its own process group, which gets SIGTERM, then SIGKILL
 after a grace period, so grandchildren (uvicorn's reloader, Celery's pool) go too.
-A worker or beat that dies is restarted (after 1 s, doubling up to 30 s while it keeps
+A worker, beat or clock loop that dies is restarted (after 1 s, doubling up to 30 s while it keeps
 dying within 30 s of its start; after 5 such quick deaths in a row everything stops, as it
 does at once when the web server dies; the exit code is then non-zero): the timers must
 not stop because one process did. On Linux the children also get SIGTERM if this runner
 itself is killed (PR_SET_PDEATHSIG).
 
 Run it inside `python -m fbservice.embedded exec --` (as `make run` does) so all three
-share the same database and broker.
+share the same database and broker. The clock loop (`manage.py clock_loop`,
+games/clock_loop.py) keeps deadlines from PostgreSQL alone while the broker is away.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 GRACE_SECONDS = 10.0
 CODE_DIRS = ("fbservice", "games", "events", "api", "web")  # what the web server reloads on
 # Children restarted when they die (the web server is not: it dying is a setup problem).
-RESTARTED = frozenset({"worker", "beat"})
+RESTARTED = frozenset({"worker", "beat", "clock"})
 RESTART_DELAY = 1.0  # doubled after each quick death, up to RESTART_DELAY_MAX
 RESTART_DELAY_MAX = 30.0
 QUICK_DEATH_SECONDS = 30.0  # a child that ran at least this long starts again at 1 s
@@ -72,6 +73,7 @@ def commands(host: str, port: int) -> dict[str, list[str]]:
         "worker": [python, "-m", "celery", "-A", "fbservice", "worker", "-l", "INFO",
                    "--concurrency", os.environ.get("WORKER_CONCURRENCY", "2")],
         "beat": [python, "-m", "celery", "-A", "fbservice", "beat", "-l", "INFO"],
+        "clock": [python, "manage.py", "clock_loop"],
     }  # fmt: skip
 
 
@@ -86,7 +88,7 @@ def _announce_when_up(url: str, web: _Child) -> None:
                 time.sleep(0.3)
                 continue
         _say("run", f"fbservice is up: {url}  (health: {url}healthz, admin: {url}admin/)")
-        _say("run", "press Ctrl-C to stop web, worker and beat")
+        _say("run", "press Ctrl-C to stop web, worker, beat and clock")
         return
 
 

@@ -221,9 +221,35 @@ FB_MAX_COUNTDOWN_SECONDS = envint("FB_MAX_COUNTDOWN_SECONDS", 600)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": max(
         envint("FB_REDIS_VISIBILITY_TIMEOUT", 7200), 2 * FB_MAX_COUNTDOWN_SECONDS
-    )
+    ),
+    # Redis only (RabbitMQ ignores them): a connection attempt to a broker that is away
+    # gives up within 2 s, and an idle connection is checked every 10 s and kept alive by
+    # TCP, so a dead broker is noticed by workers and senders alike.
+    "socket_connect_timeout": 2,
+    "socket_keepalive": True,
+    "health_check_interval": 10,
 }
+# Recovery after a broker outage (docs/timers.md#brokers): the worker retries for ever
+# (Celery's default gives up after 100 attempts and stops the worker), at most a second
+# apart (fbservice.broker.Consumer), so it is back within about a second of the broker.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "fbservice.broker:Consumer"
+# Seconds to wait for a broker connection (Celery's default: 4).
+CELERY_BROKER_CONNECTION_TIMEOUT = envfloat("CELERY_BROKER_CONNECTION_TIMEOUT", 2.0)
+# RabbitMQ heartbeats (Celery's default: 120 s): a broker that vanished without closing
+# its connections (a host lost, a network split) is noticed within two beats.
+CELERY_BROKER_HEARTBEAT = envfloat("CELERY_BROKER_HEARTBEAT", 10.0)
+# Sending a task after a command: one quick retry (a connection left broken by a broker
+# restart is replaced), then give up; games.send_guard then skips sends for a while and
+# the clock loop acts on the deadlines. Celery's default waits through three retries.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.1,
+    "interval_max": 0.1,
+}
 CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / ".local" / "celerybeat-schedule")
 )
@@ -255,6 +281,19 @@ FB_SWEEP_GRACE_SECONDS = envfloat("FB_SWEEP_GRACE_SECONDS", 1.0)
 # Every Celery worker also runs the sweeper on a thread of its own, one worker at a time
 # (a PostgreSQL advisory lock; games/sweeper.py): timers go on while beat is down.
 FB_WORKER_SWEEP = envbool("FB_WORKER_SWEEP", True)
+# The clock loop (games/clock_loop.py, `manage.py clock_loop`): acts from PostgreSQL alone on
+# deadlines FB_CLOCK_GRACE_SECONDS past due that no task has acted on (the broker is down, a
+# worker died with its countdowns). A claim on a clock row lasts FB_CLOCK_LEASE_SECONDS (a dead
+# loop's rows wait that long for another loop); with nothing due, it looks again at least
+# every FB_CLOCK_IDLE_SECONDS (appends wake it sooner).
+FB_CLOCK_GRACE_SECONDS = envfloat("FB_CLOCK_GRACE_SECONDS", 0.3)
+FB_CLOCK_LEASE_SECONDS = envfloat("FB_CLOCK_LEASE_SECONDS", 10.0)
+FB_CLOCK_IDLE_SECONDS = envfloat("FB_CLOCK_IDLE_SECONDS", 1.0)
+# After a task could not be sent, this process sends none for this long (doubling while the
+# broker stays away, up to 8 times): commands never wait on a dead broker (games.send_guard).
+FB_SEND_BACKOFF_SECONDS = envfloat("FB_SEND_BACKOFF_SECONDS", 1.0)
+# /healthz counts deadlines more than this many seconds past due as overdue.
+HEALTH_OVERDUE_SECONDS = envfloat("HEALTH_OVERDUE_SECONDS", 1.0)
 CELERY_BEAT_SCHEDULE = {
     "fb-sweep": {
         "task": "games.tasks.sweep",
@@ -370,6 +409,9 @@ SPECTACULAR_SETTINGS = {
         "ErrorCodeEnum": "api.errors.ALL_CODES_CHOICES",
         "TableStatusEnum": ["open", "started", "finished"],
         "HealthStatusEnum": ["ok", "degraded"],
+        "RulingKindEnum": ["note", "award", "void"],
+        "KindEnum": "api.serializers.BOT_KINDS",  # the bots (a name generated clients use)
+        "AnnotationRoleEnum": ["staff", "player"],
     },
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     # 3.1: nullable fields as type lists / oneOf with null, valid for strict validators.

@@ -29,8 +29,9 @@ Job = tuple[str, list[Any], float]  # task name, its arguments, a delay in secon
 
 
 class Scheduler(Protocol):
-    def __call__(self, name: str, args: list[Any], delay: float) -> None:
-        """Send timer ``name`` with ``args`` (after ``delay`` seconds, or at its deadline)."""
+    def __call__(self, name: str, args: list[Any], delay: float) -> object:
+        """Send timer ``name`` with ``args`` (after ``delay`` seconds, or at its deadline);
+        what it answers (whether it was sent) is the scheduler's own business."""
         ...
 
 
@@ -132,6 +133,7 @@ def schedule_after(
     jobs: list[Job] = []
     if window is not None and opened:
         jobs.append(("close_window", [str(table.id), window.id, window.deadline], 0.0))
+        jobs.append(("standing_react", [str(table.id), window.id], 0.0))  # games.standing
     if row.bot_due is not None and bots_scheduled():
         jobs.append(("bot_move", [str(table.id), version], settings.FB_BOT_THINK_SECONDS))
     if row.turn_deadline is not None and stored_turn_deadline == row.turn_deadline:

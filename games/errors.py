@@ -68,6 +68,24 @@ SERVICE: dict[str, Code] = {
         "show it. Try again after the reveal.",
     ),
     "not_your_seat": Code(403, "You act only for the seat you hold at this game."),
+    # reviews (games.reviews): annotations and rulings
+    "annotation_not_allowed": Code(
+        403,
+        "Only staff, and the game's players once it is over, may annotate a game or read "
+        "its annotations.",
+    ),
+    "ruling_not_allowed": Code(403, "Only tournament directors (staff) record rulings."),
+    "position_out_of_range": Code(
+        422, "A position is one of the game's events, 1 to `extra.version`."
+    ),
+    "bad_review": Code(
+        400, "An annotation's text or a ruling's reason must be 1 to 2000 characters."
+    ),
+    "bad_winners": Code(
+        422,
+        "An award names one or more different seats of the game; a note or a void names none.",
+    ),
+    "game_not_over": Code(409, "A result is decided only for a game that is over."),
 }
 
 CODES: dict[str, str] = {code: c.message for code, c in SERVICE.items()}

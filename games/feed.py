@@ -33,6 +33,9 @@ class FeedRow:
     payload: dict[str, Any]
     actor: str
     recorded_at: datetime
+    # who made the command: "timeout", "standing" (metadata's origin), or None (the actor)
+    origin: str | None = None
+    seat: int | None = None  # the seat the command was made for
 
 
 @dataclass(frozen=True)
@@ -45,10 +48,14 @@ class StreamRead:
 # The table's status, the stream's latest seq and the events after a seq, in one statement.
 _READ = """
 SELECT t.status, (SELECT max(seq) FROM events_storedevent WHERE stream_id = t.id),
-       e.seq, e.type, e.schema_version, e.payload, e.actor, e.recorded_at
+       e.seq, e.type, e.schema_version, e.payload, e.actor, e.recorded_at, e.origin, e.seat
 FROM games_table t
 LEFT JOIN LATERAL (
-    SELECT seq, type, schema_version, payload, actor, recorded_at FROM events_storedevent
+    SELECT seq, type, schema_version, payload, actor, recorded_at,
+           coalesce(metadata->>'origin',
+                    CASE WHEN metadata->>'timeout' = 'true' THEN 'timeout' END) AS origin,
+           (metadata->>'seat')::int AS seat
+    FROM events_storedevent
     WHERE stream_id = t.id AND seq > %s ORDER BY seq LIMIT %s
 ) e ON true
 WHERE t.id = %s
@@ -72,8 +79,10 @@ def read_stream(stream_id: uuid.UUID, since: int, limit: int) -> StreamRead:
             json.loads(payload) if isinstance(payload, str) else payload,
             actor,
             at,
+            origin,
+            seat,
         )
-        for _, _, seq, kind, schema_version, payload, actor, at in found
+        for _, _, seq, kind, schema_version, payload, actor, at, origin, seat in found
         if seq is not None
     ]
     status, version = found[0][0], found[0][1] or 0

@@ -154,6 +154,9 @@ class GameClock(models.Model):
     turn_key = models.CharField(max_length=60, blank=True)  # which turn the deadline is for
     turn_deadline_ms = models.BigIntegerField(null=True, blank=True)  # human seats only
     bot_due_ms = models.BigIntegerField(null=True, blank=True)  # a bot seat should act by
+    # A clock loop acting on this row holds it until then (games.clock_loop): a lease, so
+    # several loops never act on one row at once, and a dead loop's claim runs out.
+    claimed_until_ms = models.BigIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -177,3 +180,86 @@ class GameClock(models.Model):
 
     def __str__(self) -> str:
         return f"clock of {self.game_id}"
+
+
+class Annotation(models.Model):
+    """A reviewer's comment on a position of a game: the game as it was after event ``seq``.
+
+    Its own append-only record (a database trigger refuses UPDATE and DELETE, as for the
+    events): who wrote what and when, never an edit of the game's events. Staff annotate
+    any started game; the game's players annotate it once it is over (``games.reviews``)."""
+
+    id = models.BigAutoField(primary_key=True)
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="annotations")
+    seq = models.PositiveIntegerField()
+    text = models.TextField()
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    role = models.CharField(max_length=10)  # "staff" or "player": as what the author wrote
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "seq"], name="annotation_position")]
+
+    def __str__(self) -> str:
+        return f"annotation {self.id} of {self.table_id} at {self.seq}"
+
+
+class Ruling(models.Model):
+    """A tournament director's ruling on a game: a note, or a result the director decides
+    (a win awarded to some seats, or the game voided). Appended as its own record with who
+    and why (append-only, like annotations); the game's events are never rewritten. The
+    latest deciding ruling is the game's result (``games.reviews.decided_results``)."""
+
+    class Kind(models.TextChoices):
+        NOTE = "note"
+        AWARD = "award"  # the win is awarded to ``winners``
+        VOID = "void"  # the game counts for nobody
+
+    id = models.BigAutoField(primary_key=True)
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rulings")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    winners = models.JSONField(default=list, blank=True)  # seats, for an award
+    reason = models.TextField()
+    seq = models.PositiveIntegerField(null=True, blank=True)  # a position it refers to
+    version = models.PositiveIntegerField()  # the game's version when it was recorded
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "id"], name="ruling_of_table")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(kind__in=["note", "award", "void"]), name="ruling_kind"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} ruling {self.id} on {self.table_id}"
+
+
+class StandingPreference(models.Model):
+    """One version of a seat's standing reactions at one game (docs/rules.md, "Standing
+    reactions"). Append-only like the event store (a database trigger refuses UPDATE and
+    DELETE): a change is a new version and the latest one is the seat's preferences, so
+    the record says what the server was told to do for the seat, and when."""
+
+    id = models.BigAutoField(primary_key=True)
+    game_id = models.UUIDField()  # the table's id, as events' stream_id (no cascade)
+    seat = models.PositiveSmallIntegerField()
+    version = models.PositiveIntegerField()  # 1, 2, ... per (game, seat)
+    auto_pass = models.BooleanField(default=True)  # pass when no counter held applies
+    pass_until_ms = models.BigIntegerField(null=True, blank=True)  # pass on everything...
+    pass_turn = models.PositiveIntegerField(null=True, blank=True)  # ...until then / that turn
+    counters = models.JSONField(default=list, blank=True)  # declared counters (the engine's)
+    actor = models.CharField(max_length=64)
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game_id", "seat", "version"], name="uniq_standing_version"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"standing of seat {self.seat} at {self.game_id} v{self.version}"

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from events.models import StoredEvent
-from events.store import UNDONE, iso
-from games import selectors
+from events.store import UNDONE
+from events.store import iso as iso  # the API formats times as the store does
+from games import reviews, selectors
 from games.core import Game, Viewer
 from games.errors import ServiceError
 from games.models import Table
@@ -120,11 +121,28 @@ def over(loaded: LoadedGame) -> bool:
 # --- tables ------------------------------------------------------------------------------
 
 
+_LOOK_UP: Any = object()
+
+
 def table_document(
-    table: Table, user: AbstractBaseUser | AnonymousUser, winners: list[int] | None = None
+    table: Table,
+    user: AbstractBaseUser | AnonymousUser,
+    winners: list[int] | None = None,
+    decided: reviews.Decided | None = _LOOK_UP,
 ) -> dict[str, Any]:
     """A table as anyone signed in may see it: never its seed or stacked deck. ``winners``:
-    the winning seats once the game is over (``selectors.winners_of``, or the state's)."""
+    the winning seats once the game is over (``selectors.winners_of``, or the state's),
+    unless a ruling decided the result (``decided``: looked up for a finished table when
+    not given; ``games.reviews``): then its winners (none for a voided game)."""
+    result = None
+    if table.status == Table.Status.FINISHED:
+        if decided is _LOOK_UP:
+            decided = reviews.decided_result(table)
+        if decided is not None:
+            winners = decided.winners
+            result = decided.document()
+        else:
+            result = {"decided_by": "play", "ruling": None, "kind": "play"}
     return {
         "id": str(table.id),
         "game": table.game,
@@ -151,6 +169,7 @@ def table_document(
         "started_at": iso(table.started_at) if table.started_at else None,
         "your_seat": selectors.seat_of(table, user),
         "winners": winners,
+        "result": result,
     }
 
 
@@ -241,9 +260,26 @@ def event_document(
         "type": row.type,
         "schema_version": row.schema_version,
         "actor": row.actor,
+        "origin": event_origin(access, row, revealed=revealed),
         "recorded_at": iso(row.recorded_at),
         "data": data,
     }
+
+
+def event_origin(access: Access, row: StoredEvent | FeedRow, *, revealed: bool) -> str | None:
+    """Who made the event's command when not the actor in person: ``timeout`` (the system
+    played for a seat whose turn ran out; public, as the turn clock is) or ``standing``
+    (the seat's standing reactions; shown only to that seat, to staff and after the end:
+    docs/rules.md, "Standing reactions"). None otherwise."""
+    if isinstance(row, StoredEvent):
+        metadata = row.metadata or {}
+        origin = metadata.get("origin") or ("timeout" if metadata.get("timeout") else None)
+        seat = metadata.get("seat")
+    else:
+        origin, seat = row.origin, row.seat
+    if origin == "standing" and not (revealed or access.viewer in ("staff", seat)):
+        return None
+    return origin
 
 
 def events_document(
@@ -397,7 +433,8 @@ def tables_document(
     else:
         tables = selectors.tables_open(limit=limit)
     found = selectors.winners_of(tables)
-    return {"tables": [table_document(t, user, found.get(t.id)) for t in tables]}
+    decided = reviews.decided_results([t.id for t in tables if t.status == Table.Status.FINISHED])
+    return {"tables": [table_document(t, user, found.get(t.id), decided.get(t.id)) for t in tables]}
 
 
 def started_document(table_id: uuid.UUID, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:

@@ -6,7 +6,8 @@ from typing import Any
 
 from events.models import CommandRecord
 from events.store import iso, read
-from games.models import Table
+from games import reviews
+from games.models import Annotation, Table
 from games.registry import get_game
 from games.verify import RECORD_FORMAT
 
@@ -85,6 +86,15 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
             }
             for c in CommandRecord.objects.filter(stream_id=table.id).order_by("id")
         ],
+        # Reviews, records of their own beside the game (games.reviews): not covered by
+        # the hash chain, which they never touch.
+        "annotations": [
+            reviews.annotation_document(a)
+            for a in Annotation.objects.filter(table=table)
+            .select_related("author")
+            .order_by("seq", "id")
+        ],
+        "rulings": reviews.rulings_of(table) if table.status != Table.Status.OPEN else [],
     }
 
 

@@ -9,6 +9,7 @@ from types import ModuleType
 
 from games.core import Game
 from games.family_business import contract as family_business_contract
+from games.family_business import standing as family_business_standing
 from games.family_business.game import GAME as FAMILY_BUSINESS
 from games.goofspiel.game import GAME as GOOFSPIEL
 from games.infamy.game import GAME as INFAMY
@@ -19,6 +20,10 @@ GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIE
 # The OpenAPI components of a game's commands and events, for the games whose API
 # contract is typed so far (docs/api.md; Goofspiel's commands are documented there).
 CONTRACTS: dict[str, ModuleType] = {FAMILY_BUSINESS.name: family_business_contract}
+
+
+# Each game's pure standing-reaction rules (games.standing), for the games that have them.
+STANDING: dict[str, ModuleType] = {FAMILY_BUSINESS.name: family_business_standing}
 
 
 def get_game(name: str) -> Game:

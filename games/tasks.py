@@ -18,7 +18,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from games import service
+from games import send_guard, service, standing
 from games.core import RuleViolation
 from games.errors import ServiceError
 from games.models import GameClock
@@ -29,15 +29,16 @@ log = logging.getLogger(__name__)
 _DEADLINE_TASKS = {"close_window", "turn_timeout"}
 
 
-def schedule(name: str, args: list[Any], delay: float = 0.0) -> None:
+def schedule(name: str, args: list[Any], delay: float = 0.0) -> bool:
     """Send task ``name`` with ``args``: after ``delay`` seconds, or for a deadline task at
     its deadline. No countdown is longer than FB_MAX_COUNTDOWN_SECONDS (see the Redis
     visibility timeout in settings); a longer wait is finished by the task re-scheduling
-    itself."""
+    itself. False when it was not sent: the broker is away (games.send_guard; the clock
+    loop acts on the deadline instead)."""
     if name in _DEADLINE_TASKS:
         delay = (int(args[-1]) - service.clock_ms()) / 1000
     delay = min(max(delay, 0.0), float(settings.FB_MAX_COUNTDOWN_SECONDS))
-    _TASKS[name].apply_async(args=args, countdown=delay if delay > 0 else None)
+    return send_guard.send(_TASKS[name], args, countdown=delay if delay > 0 else None)
 
 
 @shared_task(name="games.tasks.close_window")
@@ -83,6 +84,18 @@ def turn_timeout(game_id: str, key: str, deadline: int) -> str:
         log.warning("turn timeout %s in %s failed: %s", key, game_id, exc)
         return f"failed: {exc.code}"
     return "no move" if outcome is None else "played"
+
+
+@shared_task(name="games.tasks.standing_react")
+def standing_react(game_id: str, window_id: str) -> str:
+    """Apply the seats' standing reactions to a window that has just opened (sent for
+    every window, whatever the hands: its cost and timing say nothing about them)."""
+    try:
+        done = standing.standing_react(game_id=uuid.UUID(game_id), window_id=window_id)
+    except ServiceError as exc:
+        log.warning("standing reactions to %s in %s failed: %s", window_id, game_id, exc)
+        return f"failed: {exc.code}"
+    return f"{len(done)} answered"
 
 
 @shared_task(name="games.tasks.sweep")
@@ -167,4 +180,5 @@ _TASKS = {
     "close_window": close_window,
     "bot_move": bot_move,
     "turn_timeout": turn_timeout,
+    "standing_react": standing_react,
 }

@@ -66,7 +66,7 @@ def turn_timeout(
                 command=command,
                 command_id=derived_command_id(game_id, purpose),
                 now=now,
-                metadata={"timeout": True, "by": by, "deadline": deadline},
+                metadata={"timeout": True, "origin": "timeout", "by": by, "deadline": deadline},
                 table=table,
             )
         except (RuleViolation, ServiceError) as exc:

@@ -205,7 +205,8 @@ def test_the_event_store_imports_no_game_and_no_api():
 
 
 # What the API may use of the games app: the service's facade and read functions, the
-# lobby, the shared interface and registry, the refusals and the models' choices. Never the
+# lobby, reviews, standing reactions and the clock loop's health (services of their own),
+# the shared interface and registry, the refusals and the models' choices. Never the
 # event store, and never the service's internals (loading, commands, selectors, ...).
 API_MAY_IMPORT = {
     "games",
@@ -216,6 +217,9 @@ API_MAY_IMPORT = {
     "games.lobby",
     "games.reads",
     "games.feed",
+    "games.reviews",
+    "games.standing",
+    "games.clock_loop",
     "games.models",
 }
 

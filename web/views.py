@@ -94,7 +94,11 @@ def _table_page(request: HttpRequest, game_id: uuid.UUID, page: str) -> HttpResp
             "web/unsupported.html",
             {"game_id": str(game_id), "game": game, "title": known.title if known else None},
         )
-    config: dict[str, Any] = {"gameId": str(game_id), "me": request.user.pk}
+    config: dict[str, Any] = {
+        "gameId": str(game_id),
+        "me": request.user.pk,
+        "staff": bool(getattr(request.user, "is_staff", False)),
+    }
     if page == "game":
         config["feedWait"] = _feed_wait()
     return render(

@@ -35,6 +35,9 @@ ROUTES = {
     "/api/v1/games/{game_id}/replay": {"get"},
     "/api/v1/games/{game_id}/audit": {"get"},
     "/api/v1/games/{game_id}/export": {"get"},
+    "/api/v1/games/{game_id}/annotations": {"get", "post"},
+    "/api/v1/games/{game_id}/rulings": {"get", "post"},
+    "/api/v1/games/{game_id}/standing": {"get", "patch"},
     "/healthz": {"get"},
 }
 

@@ -192,13 +192,22 @@ class PrivatePostgres:
         embedded._pg_start(self.pgdata, self.socket_dir)
 
     def stop(self) -> None:
-        """A fast shutdown: sessions are terminated, open transactions rolled back."""
-        subprocess.run(  # noqa: S603
-            [embedded._pg_bin("pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "-w",
-             "-t", "30", "stop"],
-            check=False, stdout=subprocess.DEVNULL, cwd=self.pgdata,
-            **embedded._run_as_kwargs(),
-        )  # fmt: skip
+        """A fast shutdown: sessions are terminated, open transactions rolled back. Waits
+        until the server is down (a busy machine's shutdown checkpoint can take a while), so
+        a test never goes on against a server still running."""
+        said = []
+        for _ in range(3):  # a loaded CI machine once saw pg_ctl give up at once
+            done = subprocess.run(  # noqa: S603
+                [embedded._pg_bin("pg_ctl"), "-D", str(self.pgdata), "-m", "fast", "-w",
+                 "-t", "180", "stop"],
+                check=False, capture_output=True, text=True, cwd=self.pgdata,
+                **embedded._run_as_kwargs(),
+            )  # fmt: skip
+            said.append(f"{done.returncode}: {done.stdout.strip()} {done.stderr.strip()}")
+            if done.returncode == 0 and not self.ready():
+                return
+            time.sleep(1.0)
+        raise AssertionError(f"the private PostgreSQL did not stop: {said}")
 
     def ready(self) -> bool:
         return embedded._pg_ready(self.socket_dir)

@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 
 DOCKER = Path(__file__).resolve().parents[2] / "docker"
-APP_SERVICES = ("migrate", "web", "worker", "beat")
+APP_SERVICES = ("migrate", "web", "worker", "beat", "clock")
 
 
 def compose() -> dict:
@@ -20,7 +20,7 @@ def compose() -> dict:
 def test_every_service_is_there_with_a_health_check() -> None:
     services = compose()["services"]
     assert {"postgres", "rabbitmq", "redis", *APP_SERVICES} <= set(services)
-    for name in ("postgres", "rabbitmq", "web", "worker", "beat"):
+    for name in ("postgres", "rabbitmq", "web", "worker", "beat", "clock"):
         assert services[name]["healthcheck"]["test"], name
     assert services["redis"]["profiles"] == ["redis"]  # optional broker
     for name in APP_SERVICES:
@@ -29,7 +29,7 @@ def test_every_service_is_there_with_a_health_check() -> None:
         assert service["environment"]["FB_EMBEDDED"] == "false", name
         assert service["environment"]["DEBUG"] == "false", name
         assert service["depends_on"]["postgres"]["condition"] == "service_healthy", name
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "beat", "clock"):
         assert services[name]["depends_on"]["migrate"] == {
             "condition": "service_completed_successfully"
         }
@@ -37,6 +37,9 @@ def test_every_service_is_there_with_a_health_check() -> None:
         "gunicorn", "fbservice.asgi:application", "--config", "docker/gunicorn.conf.py"
     ]  # fmt: skip
     assert services["beat"]["command"][3] == "beat"
+    # the clock loop needs PostgreSQL only: it must not wait for the broker it stands in for
+    assert services["clock"]["command"][1:3] == ["manage.py", "clock_loop"]
+    assert "rabbitmq" not in services["clock"]["depends_on"]
     # beat is healthy while it hands tasks to the broker (fbservice/beat.py)
     assert services["beat"]["healthcheck"]["test"][1:5] == [
         "python", "-m", "fbservice.beat", "check"
@@ -45,7 +48,7 @@ def test_every_service_is_there_with_a_health_check() -> None:
 
 def test_a_worker_or_beat_that_exits_is_restarted() -> None:
     services = compose()["services"]
-    for name in ("postgres", "rabbitmq", "web", "worker", "beat"):
+    for name in ("postgres", "rabbitmq", "web", "worker", "beat", "clock"):
         assert services[name]["restart"] == "unless-stopped", name
 
 

@@ -71,7 +71,11 @@ def test_opening_a_window_schedules_its_close_after_commit(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         window = contract(table, now=5_000)
     assert len(callbacks) == 1
-    assert sent == [("close_window", [str(table.id), window.id, 7_000], 0.0)]
+    # and the seats' standing reactions: sent for every window, whatever the hands hold
+    assert sent == [
+        ("close_window", [str(table.id), window.id, 7_000], 0.0),
+        ("standing_react", [str(table.id), window.id], 0.0),
+    ]
 
 
 def test_nothing_is_sent_before_the_commit(sent, django_capture_on_commit_callbacks) -> None:

@@ -89,3 +89,26 @@ def new_page(browser, live_server):
 def shot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+DOC_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img" / "web"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def doc_shot(page, name: str) -> None:
+    """The page at a phone's and a desktop's size (what the window shows, not the whole
+    page), into .local/screenshots/; with FB_DOC_SCREENSHOTS=1 also into docs/img/web/,
+    the pictures docs/web.md shows. The page's own size is restored afterwards."""
+    before = page.viewport_size
+    targets = [SCREENSHOTS]
+    if os.environ.get("FB_DOC_SCREENSHOTS", "").strip() in {"1", "true", "yes"}:
+        targets.append(DOC_IMAGES)
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)  # a frame for the layout to settle
+        for folder in targets:
+            folder.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(folder / f"{name}-{size['width']}x{size['height']}.png"))
+    if before:
+        page.set_viewport_size(before)

@@ -54,7 +54,7 @@ def test_the_game_page_embeds_the_catalogue_and_its_config(client, settings):
     assert catalogue["kinds"]["CONTRACT"]["category"] == "attack"
     assert "FAMILY_INFLUENCE" in catalogue["kinds"]["CONTRACT"]["countered_by"]
     assert len(catalogue["cards"]) == len(CARD_KIND)
-    assert config == {"gameId": str(game_id), "feedWait": 7.0, "me": user.pk}
+    assert config == {"gameId": str(game_id), "feedWait": 7.0, "me": user.pk, "staff": False}
 
 
 @pytest.mark.parametrize("page", ["", "/replay"])
@@ -70,6 +70,23 @@ def test_a_tables_pages_come_from_its_games_own_folder(client, page):
     assert scripts[0] == "/static/web/api.js"  # shared by every page
     assert all(s.startswith("/static/web/family_business/") for s in scripts[1:]) and scripts[1:]
     assert 'href="/static/web/family_business/style.css"' in html
+
+
+@pytest.mark.parametrize("page", ["", "/replay"])
+def test_an_infamy_tables_pages_are_infamys(client, page):
+    user = UserFactory(username="jade")
+    client.force_login(user)
+    table = Table.objects.create(created_by=user, seats=3, game="infamy")
+    response = client.get(f"/games/{table.id}{page}")
+    assert response.status_code == 200
+    assert [t.name for t in response.templates][0].startswith("web/infamy/")
+    html = response.content.decode()
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    assert all(s.startswith("/static/web/infamy/") for s in scripts[1:]) and scripts[1:]
+    catalogue = json.loads(re.search(r'id="catalogue"[^>]*>(.*?)</script>', html, re.S).group(1))
+    assert catalogue["content_version"] == "infamy/standin-0" and catalogue["reconstructed"]
+    assert [c["name"] for c in catalogue["contacts"]][:2] == ["Accomplice", "Arms Dealer"]
+    assert len(catalogue["board"]) == 6 and len(catalogue["schemes"]) == 60
 
 
 @pytest.mark.parametrize("page", ["", "/replay"])
@@ -91,9 +108,9 @@ def test_no_such_table_is_a_clear_404_page(client, page):
 )
 @pytest.mark.parametrize("page", ["", "/replay"])
 def test_a_game_without_pages_gets_a_page_saying_so(client, monkeypatch, game, words, page):
-    from games import core
+    from games import registry
 
-    monkeypatch.setitem(core.GAMES, "pages_less", core.FAMILY_BUSINESS)
+    monkeypatch.setitem(registry.GAMES, "pages_less", registry.FAMILY_BUSINESS)
     user = UserFactory(username="ivy")
     client.force_login(user)
     table = Table.objects.create(created_by=user, seats=2, game=game)

@@ -16,7 +16,7 @@ from games.family_business import CARD_KIND
 from games.lobby import seat_join, table_create, table_start
 from tests.factories import UserFactory
 from tests.service.helpers import hand_stack, run, state
-from tests.web.conftest import shot
+from tests.web.conftest import doc_shot, shot
 from tests.web.test_play import sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -80,7 +80,8 @@ def test_a_phone_player_reads_cards_targets_the_window_and_the_last_move(new_pag
     target = state(table).state.players[1].crew[0]
     run(table, 0, {"type": "play", "card": _card(table, 0, "CONTRACT"), "targets": [target]})
     expect(bob.locator("#window-panel")).to_contain_text("Reaction window")
-    attacked = bob.locator(".mob.attacked")
+    expect(bob.locator(f'#window-panel .mob.attacked[data-mobster="{target}"]')).to_have_count(1)
+    attacked = bob.locator("#players .mob.attacked")
     expect(attacked).to_have_count(1)
     expect(attacked).to_have_attribute("data-mobster", target)
     expect(bob.locator('.player[data-seat="1"] .mob.attacked')).to_have_count(1)
@@ -89,6 +90,7 @@ def test_a_phone_player_reads_cards_targets_the_window_and_the_last_move(new_pag
     expect(played.locator(".card")).to_have_attribute("data-kind", "CONTRACT")
     expect(bob.locator(".player.last-mover")).to_have_count(1)
     shot(bob, "explains-phone-window")
+    doc_shot(bob, "reaction-window")
 
     # bob and carol let it through: the target went on the Hit List; it is lit as moved
     # there, the window's marks are gone, and the move is still alice's.
@@ -129,6 +131,7 @@ def test_a_phone_player_reads_cards_targets_the_window_and_the_last_move(new_pag
     expect(bob.locator('.player[data-seat="1"] .mob.selectable')).to_have_count(0)
     expect(bob.locator('.player[data-seat="2"] .mob.selectable')).not_to_have_count(0)
     shot(bob, "explains-phone-targets")
+    doc_shot(bob, "game-in-progress")
 
     # bob clicks carol's first mobster on the board and confirms: his own box now shows
     # his CONTRACT and its target; alice's last move is no longer marked.
@@ -139,4 +142,5 @@ def test_a_phone_player_reads_cards_targets_the_window_and_the_last_move(new_pag
     expect(mine).to_contain_text("Played")
     expect(mine).to_contain_text(bob.locator(f'.mob[data-mobster="{victim}"]').first.inner_text())
     expect(bob.locator('.player[data-seat="0"] [data-testid=last-move]')).to_have_count(0)
-    expect(bob.locator(f'.mob.attacked[data-mobster="{victim}"]')).to_have_count(1)
+    expect(bob.locator(f'#players .mob.attacked[data-mobster="{victim}"]')).to_have_count(1)
+    expect(bob.locator(f'#window-panel .mob.attacked[data-mobster="{victim}"]')).to_have_count(1)

@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games import tasks
+from games import reviews, tasks
 from games.family_business import CARD_KIND
 from games.lobby import seat_join, table_create, table_start
 from games.models import GameClock, Table
@@ -186,3 +186,16 @@ def test_the_lobby_remembers_settings_names_bots_and_shows_who_won(new_page):
     carol.set_viewport_size(PHONE)
     expect(carol.get_by_test_id("winner")).to_be_visible()
     shot(carol, "36-phone-lobby-result")
+
+    # A tournament director then awards the win to carol: the lobby and the game page say
+    # the result was decided by a ruling (the game's own log still ends as played).
+    table = Table.objects.get(seat_set__user__username="carol")
+    director = UserFactory(username="director", is_staff=True)
+    reviews.ruling_record(
+        table=table, user=director, kind="award", winners=[0], reason="The bot crashed."
+    )
+    carol.reload()
+    expect(carol.get_by_test_id("winner")).to_have_text("won by carol")
+    expect(carol.locator(f'tr[data-table="{table.id}"]')).to_contain_text("(by a ruling)")
+    carol.goto(f"/games/{table.id}")
+    expect(carol.get_by_test_id("ruled")).to_contain_text("Result decided by a ruling")

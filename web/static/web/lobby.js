@@ -16,10 +16,13 @@ function resultText(table) {
     return seat ? seat.name : `seat ${pos + 1}`;
   };
   const who = table.winners.map(name);
+  // a tournament director's ruling may have decided the result (docs/api.md, Rulings)
+  const ruled = table.result && table.result.decided_by === "ruling";
+  if (ruled && table.result.kind === "void") return 'finished · <b data-testid="winner">void</b> (by a ruling)';
   if (!who.length) return "finished: no winner";
   const text = who.length > 1 ? `draw: ${who.join(", ")}` : `won by ${who[0]}`;
   const mine = table.winners.includes(table.your_seat) ? ' <span class="badge win">you</span>' : "";
-  return `finished · <b data-testid="winner">${esc(text)}</b>${mine}`;
+  return `finished · <b data-testid="winner">${esc(text)}</b>${mine}${ruled ? " (by a ruling)" : ""}`;
 }
 
 function tableRow(table, { joinable }) {

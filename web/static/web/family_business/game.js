@@ -331,6 +331,11 @@ function draw() {
     events: seen,
   };
   renderBoard(state, ctx);
+  const result = doc.table && doc.table.result;
+  if (result && result.decided_by === "ruling") { // a tournament director decided the result
+    document.getElementById("status").insertAdjacentHTML("beforeend",
+      ` <span class="badge" data-testid="ruled">${result.kind === "void" ? "Voided by a ruling" : "Result decided by a ruling"}: <a href="/games/${GAME}/replay">see the replay</a></span>`);
+  }
   drawHand(state);
   drawWindow(state, st);
   drawActions(state, st);

@@ -247,7 +247,8 @@ function windowHtml(state) {
     return `<h3>Decision: ${esc(what)}${card}</h3><p><b>${esc(name(w.seat))}</b> is deciding${more}.</p>
       <div class="countdown" data-deadline="${w.deadline}" data-label="left to decide" data-testid="countdown"></div>`;
   }
-  const targets = w.targets.length ? ` against ${listWords(w.targets.map((m) => esc(m.name)))}` : "";
+  const attacked = new Set(w.targets.map((m) => m.id));
+  const targets = w.targets.length ? ` against ${listWords(w.targets.map((m) => mobChip(m.id, { attacked })))}` : "";
   const answers = (CAT.kinds[w.card.kind] || {}).countered_by || [];
   const eligible = w.eligible.map((s) => {
     const passed = w.passed.includes(s);

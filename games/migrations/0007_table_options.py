@@ -27,7 +27,7 @@ def options_to_columns(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0003_seat_user_protect")]
+    dependencies = [("games", "0006_standing_preference")]
 
     operations = [
         migrations.AddField(

@@ -1,0 +1,192 @@
+"""Issue 16, reviewers: a tournament director reviews a finished bot game in the replay
+viewer. It opens at the top with sticky controls, at the position its address names
+(?turn=N), steps by turn and by event, jumps to a turn and to the next attack, Mob War and
+elimination, shows the board with every hand, shares a link that opens exactly there, and
+takes an annotation and a ruling, which it lists."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from events.models import StoredEvent
+from games.lobby import seat_add_bot, table_create, table_start
+from games.models import Annotation, Ruling
+from tests.web.conftest import doc_shot, shot
+from tests.web.test_play import sign_up
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def bot_game(seed: str = "replay-review"):
+    table = table_create(created_by=None, seats=3, mode="sandbox", seed=seed)
+    for _ in range(3):
+        seat_add_bot(table_id=table.id, bot="heuristic")
+    return table_start(table_id=table.id, run_bots=True)
+
+
+def stored(table) -> list[tuple[int, str, dict]]:
+    rows = StoredEvent.objects.filter(stream_id=table.id).order_by("seq")
+    return [(r.seq, r.type.split(".", 1)[-1], r.payload) for r in rows]
+
+
+def turn_start(events, n: int) -> int:
+    return next(s for s, t, d in events if t == "TurnStarted" and d["turn"] == n)
+
+
+def first_after(events, seq: int, test) -> int:
+    return next(s for s, t, d in events if s > seq and test(t, d))
+
+
+ATTACKS = {
+    "CONTRACT",
+    "CONTRACT_NO_MP",
+    "CONTRACT_NO_FI",
+    "CONTRACT_NO_COUNTER",
+    "PRIORITY_CONTRACT",
+    "DOUBLE_CONTRACT",
+    "HIT",
+    "MASSACRE",
+    "DOUBLE_CROSS",
+    "MOB_WAR",
+    "AMBUSH",
+    "VENDETTA",
+    "TURNCOAT",
+}
+
+
+def position(page) -> str:
+    return page.get_by_test_id("position").inner_text()
+
+
+def test_a_director_reviews_a_finished_game_by_turn_jump_link_note_and_ruling(new_page):
+    table = bot_game()
+    events = stored(table)
+    assert events[-1][1] == "GameEnded"
+    director = new_page("director")
+    director.set_viewport_size(DESKTOP)
+    sign_up(director, "td")
+    get_user_model().objects.filter(username="td").update(is_staff=True)
+
+    # The address names the position: the start of turn 3, shown at the top of the page.
+    t3 = turn_start(events, 3)
+    director.goto(f"/games/{table.id}/replay?turn=3")
+    expect(director.get_by_test_id("position")).to_have_text(
+        f"Turn 3 · event {t3} of {len(events)}"
+    )
+    expect(director.get_by_test_id("current-move")).to_contain_text("Turn 3")
+    expect(director.locator("#log li.now")).to_have_attribute("data-seq", str(t3))
+    assert director.evaluate("window.scrollY") == 0
+    # the board, with every hand revealed (the game is over)
+    expect(director.locator(".player .small-hand .card").first).to_be_visible()
+    expect(director.get_by_test_id("share")).to_have_attribute(
+        "href", f"/games/{table.id}/replay?turn=3"
+    )
+
+    # By turn and by event; the address follows (a turn's start as ?turn=, else ?at=).
+    director.get_by_role("button", name="Turn ▶").click()
+    t4 = turn_start(events, 4)
+    expect(director.get_by_test_id("position")).to_have_text(
+        f"Turn 4 · event {t4} of {len(events)}"
+    )
+    expect(director).to_have_url(re.compile(r"/replay\?turn=4$"))
+    director.get_by_role("button", name="◀", exact=True).click()
+    expect(director.get_by_test_id("position")).to_have_text(
+        f"Turn 3 · event {t4 - 1} of {len(events)}"
+    )
+    expect(director).to_have_url(re.compile(rf"/replay\?at={t4 - 1}$"))
+    director.get_by_role("button", name="◀ Turn").click()
+    expect(director.get_by_test_id("position")).to_have_text(
+        f"Turn 3 · event {t3} of {len(events)}"
+    )
+    director.keyboard.press("PageDown")
+    expect(director.get_by_test_id("position")).to_contain_text("Turn 4 ·")
+
+    # Jump to a turn, then to the next attack, Mob War and elimination after it.
+    director.get_by_label("Turn to go to").fill("5")
+    director.get_by_role("button", name="Go").click()
+    t5 = turn_start(events, 5)
+    expect(director.get_by_test_id("position")).to_have_text(
+        f"Turn 5 · event {t5} of {len(events)}"
+    )
+    attack = first_after(
+        events, t5, lambda t, d: t == "CardPlayed" and not d["discard"] and d["kind"] in ATTACKS
+    )
+    director.get_by_role("button", name="attack", exact=True).click()
+    expect(director.get_by_test_id("position")).to_contain_text(f"event {attack} of")
+    expect(director.get_by_test_id("current-move")).to_contain_text("played")
+    war = first_after(events, attack, lambda t, d: t == "MobWarStarted")
+    director.get_by_role("button", name="Mob War").click()
+    expect(director.get_by_test_id("position")).to_contain_text(f"event {war} of")
+    expect(director.get_by_test_id("current-move")).to_contain_text("MOB WAR")
+    killed = first_after(events, war, lambda t, d: t in ("MobsterEliminated", "PlayerOut"))
+    director.get_by_role("button", name="elimination").click()
+    expect(director.get_by_test_id("position")).to_contain_text(f"event {killed} of")
+    expect(director.locator(".mob.moved").first).to_be_visible()  # who died, lit on the board
+
+    # The controls stay in reach when the page is scrolled down.
+    director.mouse.wheel(0, 3000)
+    director.wait_for_function("window.scrollY > 500")
+    bar = director.get_by_test_id("replay-bar").bounding_box()
+    assert bar is not None and -1 <= bar["y"] <= 1, bar
+    expect(director.get_by_role("button", name="Turn ▶")).to_be_in_viewport()
+
+    # The share link opens exactly there, in another browser.
+    share = director.get_by_test_id("share").get_attribute("href")
+    assert share == f"/games/{table.id}/replay?at={killed}"
+    viewer = new_page("viewer")
+    sign_up(viewer, "reviewer")
+    viewer.goto(share)
+    expect(viewer.get_by_test_id("position")).to_contain_text(f"event {killed} of")
+    expect(viewer.locator("#log li.now")).to_have_attribute("data-seq", str(killed))
+
+    # An annotation at this position: added, listed, marked in the log, kept on reload.
+    director.get_by_label(re.compile("Comment on this position")).fill("The decisive war.")
+    director.get_by_role("button", name="Add note").click()
+    note = director.get_by_test_id("annotation")
+    expect(note).to_have_count(1)
+    expect(note).to_contain_text("The decisive war.")
+    expect(note).to_contain_text("td (staff)")
+    expect(director.locator(f'#log li[data-seq="{killed}"]')).to_have_class(
+        re.compile(r"\bannotated\b")
+    )
+    assert Annotation.objects.get().seq == killed
+    viewer.reload()  # the game is over: anyone may read the notes, but only staff write here
+    expect(viewer.get_by_test_id("annotation")).to_contain_text("The decisive war.")
+    expect(viewer.locator("#note-form")).to_be_hidden()
+    expect(viewer.locator("#ruling-panel")).to_be_hidden()
+    viewer.get_by_role("button", name="«").click()
+    viewer.get_by_test_id("annotation").get_by_role("link").click()
+    expect(viewer.get_by_test_id("position")).to_contain_text(f"event {killed} of")
+
+    # A ruling: the director voids the game; it is shown as the game's result.
+    director.get_by_label("Ruling").select_option("void")
+    director.get_by_label("Why").fill("Bots colluded (test).")
+    director.get_by_role("button", name="Record the ruling").click()
+    ruling = director.get_by_test_id("ruling")
+    expect(ruling).to_contain_text("The game is void")
+    expect(ruling).to_contain_text("Bots colluded (test).")
+    expect(ruling).to_contain_text("the game's result")
+    assert Ruling.objects.get().kind == "void"
+    viewer.reload()
+    expect(viewer.get_by_test_id("ruling")).to_contain_text("The game is void")
+    shot(director, "replay-desktop")
+    director.evaluate("window.scrollTo(0, 0)")
+    doc_shot(director, "replay")
+
+
+def test_a_turn_that_does_not_exist_says_so_and_opens_at_the_end(new_page):
+    table = bot_game()
+    events = stored(table)
+    page = new_page("someone")
+    page.set_viewport_size(PHONE)
+    sign_up(page, "someone")
+    page.goto(f"/games/{table.id}/replay?turn=999")
+    expect(page.locator("#error")).to_contain_text("no turn 999")
+    expect(page.get_by_test_id("position")).to_contain_text(f"event {len(events)} of")
