@@ -12,8 +12,9 @@ from games.family_business import contract as family_business_contract
 from games.family_business import standing as family_business_standing
 from games.family_business.game import GAME as FAMILY_BUSINESS
 from games.goofspiel.game import GAME as GOOFSPIEL
+from games.infamy.game import GAME as INFAMY
 
-GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL)}
+GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL, INFAMY)}
 
 
 # The OpenAPI components of a game's commands and events, for the games whose API
