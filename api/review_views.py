@@ -11,10 +11,12 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle
 
 from api import schema
 from api.base import ApiView
 from api.serializers import AnnotationCreateSerializer, RulingCreateSerializer
+from api.throttles import CommandRateThrottle
 from games import reviews
 from games.reads import Access, access_for, parse_game_id
 
@@ -25,7 +27,17 @@ def _access(request: Request, game_id: str) -> Access:
     return access_for(parse_game_id(game_id), request.user)
 
 
-class AnnotationsView(ApiView):
+class ReviewView(ApiView):
+    """Appending is limited like commands (a record, once written, stays forever)."""
+
+    def get_throttles(self) -> list[BaseThrottle]:
+        throttles: list[BaseThrottle] = list(super().get_throttles())  # type: ignore[no-untyped-call]
+        if self.request.method == "POST":
+            throttles.append(CommandRateThrottle())
+        return throttles
+
+
+class AnnotationsView(ReviewView):
     @extend_schema(
         tags=["history"],
         summary="The comments reviewers attached to positions of this game",
@@ -65,7 +77,7 @@ class AnnotationsView(ApiView):
         return Response(created, status=status.HTTP_201_CREATED)
 
 
-class RulingsView(ApiView):
+class RulingsView(ReviewView):
     @extend_schema(
         tags=["history"],
         summary="Tournament directors' rulings on this game",

@@ -9,7 +9,8 @@ For each broker and scenario it starts, in a temporary folder, a PRIVATE broker 
 ``redis-server`` on a free port with no persistence; RabbitMQ: a node of its own, its own
 ports, data and logs), a Celery worker (prefork x2, with its sweeper thread), Celery beat,
 ``--clock-loops`` clock loops (``manage.py clock_loop``) and a gunicorn serving /healthz,
-all against the configured database; then 20 tables of three bots and 10 tables of three
+all against the configured database (give it one of its own: the clock loops and sweepers act
+on every game in it, leftovers of other runs included); then 20 tables of three bots and 10 tables of three
 silent humans (a 2 s turn limit played by the system, 2 s reaction windows nobody
 answers), a finished game replaced by a new one. The machine's own brokers are never
 touched. Scenarios:
@@ -34,6 +35,8 @@ import argparse
 import json
 import os
 import shutil
+import signal
+import sys
 import tempfile
 import threading
 import time
@@ -126,6 +129,8 @@ def main() -> None:
     parser.add_argument("--keep-logs", help="copy the processes' logs into this folder")
     parser.add_argument("--json", help="append each scenario's figures to this file")
     args = parser.parse_args()
+    # SIGTERM unwinds like Ctrl-C: the rig kills its broker and servers on the way out
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 
     print(f"machine: {machine()}; load average {os.getloadavg()[0]:.1f}")
     brokers = ["redis", "rabbitmq"] if args.broker == "both" else [args.broker]

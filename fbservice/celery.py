@@ -30,10 +30,12 @@ def _recycle_database_connections(**_: Any) -> None:
 
 @worker_process_init.connect  # type: ignore[untyped-decorator]
 def _freeze_loaded_objects(**_: Any) -> None:
-    """Each worker process, once started: see fbservice.startup."""
+    """Each worker process, once started: see fbservice.startup and games.send_guard."""
     from fbservice.startup import freeze_loaded_objects
+    from games import send_guard
 
     freeze_loaded_objects()
+    send_guard.send_inline()  # no sender thread in a pool process (see there)
 
 
 # The sweeper runs every FB_SWEEP_SECONDS (2 s): Celery's own lines about it (beat sending

@@ -248,3 +248,16 @@ def test_the_export_carries_annotations_and_rulings_and_still_verifies(
         ("void", "Collusion between alice and carol.")
     ]
     assert verify_record(record).ok
+
+
+def test_appending_reviews_is_rate_limited_like_commands_but_reading_is_not(
+    settings, staff, game
+) -> None:
+    settings.FB_COMMAND_RATE = "2/min"
+    for _ in range(2):
+        assert annotate(staff, game, seq=1, text="again").status_code == 201
+    limited = rule(staff, game, kind="note", reason="one more")
+    assert (limited.status_code, code(limited)) == (429, "rate_limited")
+    assert Ruling.objects.count() == 0 and Annotation.objects.count() == 2
+    for _ in range(3):
+        assert staff.get(f"/games/{game}/annotations").status_code == 200

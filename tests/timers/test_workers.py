@@ -148,7 +148,11 @@ def test_close_tasks_and_counters_racing_at_the_deadline_append_one_outcome(work
             assert isinstance(results[i], RuleViolation), results[i]
             assert results[i].code == "window_closed"
             assert (counters, closed.payload["reason"]) == (0, "deadline")
-        seqs = list(StoredEvent.objects.filter(stream_id=table.id).values_list("seq", flat=True))
+        seqs = list(
+            StoredEvent.objects.filter(stream_id=table.id)
+            .order_by("seq")
+            .values_list("seq", flat=True)
+        )
         assert seqs == list(range(1, len(seqs) + 1))
     print("counters at", offsets, "->", [getattr(r, "code", r) for r in results.values()])
 

@@ -339,6 +339,7 @@ function draw() {
   drawHand(state);
   drawWindow(state, st);
   drawActions(state, st);
+  if (typeof standingFollows === "function") standingFollows(state); // standing.js
   // Developer details (version, seed hash) stay folded in a <details> that is not redrawn,
   // so it keeps its open or closed state.
   document.getElementById("game-details").innerHTML =
@@ -426,6 +427,7 @@ function drawWindow(state, st) {
   if (!state.window) { panel.hidden = true; panel.innerHTML = ""; return; }
   panel.hidden = false;
   let html = windowHtml(state);
+  if (typeof standingPassHtml === "function") html += standingPassHtml(state);
   if (state.window.decision) {
     if (state.window.seat === me()) html += decisionHtml(state);
     panel.innerHTML = html;
@@ -645,6 +647,7 @@ async function main() {
     try { await loadLog(); break; } catch (err) { showError(err); await sleep(2000); }
   }
   draw(); // with the events: the last move on the board
+  if (typeof loadStanding === "function") loadStanding();
   follow();
 }
 
