@@ -752,10 +752,10 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "games_replay_retrieve", SIGNED_IN + STARTED + ("invalid",)
     ),
     ("get", "/api/v1/games/{game_id}/audit"): Operation(
-        "games_audit_retrieve", SIGNED_IN + GAME + ("forbidden",)
+        "games_audit_retrieve", SIGNED_IN + GAME + ("forbidden", "sealed_choice_pending")
     ),
     ("get", "/api/v1/games/{game_id}/export"): Operation(
-        "games_export_retrieve", SIGNED_IN + GAME + ("forbidden",)
+        "games_export_retrieve", SIGNED_IN + GAME + ("forbidden", "sealed_choice_pending")
     ),
     ("get", "/api/v1/webhooks"): Operation("webhooks_list", SIGNED_IN),
     ("post", "/api/v1/webhooks"): Operation(

@@ -14,8 +14,9 @@ from games.family_business import notices as family_business_notices
 from games.family_business import standing as family_business_standing
 from games.family_business.game import GAME as FAMILY_BUSINESS
 from games.goofspiel.game import GAME as GOOFSPIEL
+from games.infamy.game import GAME as INFAMY
 
-GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL)}
+GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL, INFAMY)}
 
 
 # The OpenAPI components of a game's commands and events, for the games whose API
