@@ -655,6 +655,19 @@ GAME_LINKS = {
     )
 }
 
+WEBHOOK = ("webhook_not_found",)
+WEBHOOK_LINKS = {
+    name: (op, "$response.body#/id")
+    for name, op in (
+        ("Retrieve", "webhooks_retrieve"),
+        ("Test", "webhooks_test"),
+        ("Deliveries", "webhooks_deliveries_list"),
+        ("Rotate", "webhooks_rotate_secret"),
+        ("Update", "webhooks_update"),
+        ("Delete", "webhooks_destroy"),
+    )
+}
+
 OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/api/v1/auth/register"): Operation(
         "auth_register",
@@ -739,10 +752,36 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "games_replay_retrieve", SIGNED_IN + STARTED + ("invalid",)
     ),
     ("get", "/api/v1/games/{game_id}/audit"): Operation(
-        "games_audit_retrieve", SIGNED_IN + GAME + ("forbidden",)
+        "games_audit_retrieve", SIGNED_IN + GAME + ("forbidden", "sealed_choice_pending")
     ),
     ("get", "/api/v1/games/{game_id}/export"): Operation(
-        "games_export_retrieve", SIGNED_IN + GAME + ("forbidden",)
+        "games_export_retrieve", SIGNED_IN + GAME + ("forbidden", "sealed_choice_pending")
+    ),
+    ("get", "/api/v1/webhooks"): Operation("webhooks_list", SIGNED_IN),
+    ("post", "/api/v1/webhooks"): Operation(
+        "webhooks_create",
+        SIGNED_IN + UNSAFE + ("forbidden", "webhook_url_refused", "too_many_webhooks"),
+        WEBHOOK_LINKS,
+    ),
+    ("get", "/api/v1/webhooks/{webhook_id}"): Operation("webhooks_retrieve", SIGNED_IN + WEBHOOK),
+    ("patch", "/api/v1/webhooks/{webhook_id}"): Operation(
+        "webhooks_update", SIGNED_IN + UNSAFE + WEBHOOK + ("webhook_url_refused",)
+    ),
+    ("delete", "/api/v1/webhooks/{webhook_id}"): Operation(
+        "webhooks_destroy", SIGNED_IN + UNSAFE + WEBHOOK
+    ),
+    ("post", "/api/v1/webhooks/{webhook_id}/rotate"): Operation(
+        "webhooks_rotate_secret", SIGNED_IN + UNSAFE + WEBHOOK
+    ),
+    ("post", "/api/v1/webhooks/{webhook_id}/test"): Operation(
+        "webhooks_test", SIGNED_IN + UNSAFE + WEBHOOK + ("webhook_disabled",)
+    ),
+    ("get", "/api/v1/webhooks/{webhook_id}/deliveries"): Operation(
+        "webhooks_deliveries_list", SIGNED_IN + WEBHOOK + ("invalid",)
+    ),
+    ("post", "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver"): Operation(
+        "webhooks_redeliver",
+        SIGNED_IN + UNSAFE + WEBHOOK + ("delivery_not_found", "webhook_disabled"),
     ),
     ("get", "/api/v1/games/{game_id}/annotations"): Operation(
         "games_annotations_list", SIGNED_IN + STARTED + ("annotation_not_allowed",)
@@ -867,4 +906,6 @@ def postprocess(
 
 
 def _id_of(operation_id: str) -> str:
+    if operation_id.startswith("webhooks_"):
+        return "webhook_id"
     return "table_id" if operation_id.startswith("tables_") else "game_id"

@@ -2,7 +2,15 @@ from django.conf import settings
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import auth_views, game_views, review_views, standing_views, table_views, views
+from api import (
+    auth_views,
+    game_views,
+    review_views,
+    standing_views,
+    table_views,
+    views,
+    webhook_views,
+)
 from api.feed import views as feed_views
 
 v1 = [
@@ -39,6 +47,28 @@ v1 = [
     path("games/<str:game_id>/replay", game_views.ReplayView.as_view(), name="game-replay"),
     path("games/<str:game_id>/audit", game_views.AuditView.as_view(), name="game-audit"),
     path("games/<str:game_id>/export", game_views.ExportView.as_view(), name="game-export"),
+    path("webhooks", webhook_views.WebhookListView.as_view(), name="webhooks"),
+    path("webhooks/<str:webhook_id>", webhook_views.WebhookDetailView.as_view(), name="webhook"),
+    path(
+        "webhooks/<str:webhook_id>/rotate",
+        webhook_views.WebhookRotateView.as_view(),
+        name="webhook-rotate",
+    ),
+    path(
+        "webhooks/<str:webhook_id>/test",
+        webhook_views.WebhookTestView.as_view(),
+        name="webhook-test",
+    ),
+    path(
+        "webhooks/<str:webhook_id>/deliveries",
+        webhook_views.WebhookDeliveriesView.as_view(),
+        name="webhook-deliveries",
+    ),
+    path(
+        "webhooks/<str:webhook_id>/deliveries/<str:delivery_id>/redeliver",
+        webhook_views.WebhookRedeliverView.as_view(),
+        name="webhook-redeliver",
+    ),
     path(
         "games/<str:game_id>/annotations",
         review_views.AnnotationsView.as_view(),

@@ -134,6 +134,7 @@ INSTALLED_APPS = [
     "events",
     "api",
     "web",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -302,6 +303,29 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": max(FB_SWEEP_SECONDS, 1.0)},
     },
 }
+
+# --------------------------------------------------------------------------- webhooks
+
+# Webhooks (docs/webhooks.md). Loopback endpoints are refused unless this is on: for
+# development and tests only, never in production (private, link-local and metadata
+# addresses are refused whatever it says).
+FB_WEBHOOK_ALLOW_LOOPBACK = envbool("FB_WEBHOOK_ALLOW_LOOPBACK", False)
+# One attempt's time limit (connect and whole exchange), and how much of the answer is read.
+FB_WEBHOOK_TIMEOUT_SECONDS = envfloat("FB_WEBHOOK_TIMEOUT_SECONDS", 10.0)
+FB_WEBHOOK_MAX_RESPONSE_BYTES = envint("FB_WEBHOOK_MAX_RESPONSE_BYTES", 4096)
+# A delivery is retried with exponential backoff (from BACKOFF, doubling, at most
+# BACKOFF_MAX apart) for RETRY seconds; then it fails and its subscription is disabled.
+FB_WEBHOOK_RETRY_SECONDS = envint("FB_WEBHOOK_RETRY_SECONDS", 24 * 3600)
+FB_WEBHOOK_BACKOFF_SECONDS = envfloat("FB_WEBHOOK_BACKOFF_SECONDS", 5.0)
+FB_WEBHOOK_BACKOFF_MAX_SECONDS = envfloat("FB_WEBHOOK_BACKOFF_MAX_SECONDS", 3600.0)
+# The relay (a thread of each Celery worker, one relaying at a time) catches up with missed
+# announcements and re-sends lanes whose task was lost this often, and that late.
+FB_WEBHOOK_RELAY = envbool("FB_WEBHOOK_RELAY", True)
+FB_WEBHOOK_SWEEP_SECONDS = envfloat("FB_WEBHOOK_SWEEP_SECONDS", 2.0)
+FB_WEBHOOK_SWEEP_GRACE_SECONDS = envfloat("FB_WEBHOOK_SWEEP_GRACE_SECONDS", 2.0)
+# Subscriptions per user, and how long a rotated-out secret still signs by default.
+FB_WEBHOOK_MAX_PER_USER = envint("FB_WEBHOOK_MAX_PER_USER", 20)
+FB_WEBHOOK_ROTATION_OVERLAP_SECONDS = envint("FB_WEBHOOK_ROTATION_OVERLAP_SECONDS", 24 * 3600)
 
 # --------------------------------------------------------------------------- the rest
 

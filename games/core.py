@@ -59,7 +59,10 @@ class Status:
     deadline (a window's) or None, when the table's turn clock (``Table.turn_seconds``)
     is what times it. ``step_key`` names the decision point: a new key starts a new turn
     clock, so the same key must come back while the game waits on the same step (an undo,
-    one seat of a sealed step committing while others still choose)."""
+    one seat of a sealed step committing while others still choose). ``sealed``: a seat's
+    choice is committed and shown to nobody else, staff included, until it is revealed:
+    the raw record (the audit's commands and hashes, the export) would show it, so the
+    service serves neither meanwhile (Infamy's sector cards)."""
 
     over: bool
     winners: tuple[int, ...] = ()
@@ -67,6 +70,7 @@ class Status:
     deadlines: Mapping[int, int | None] = field(default_factory=dict)
     step_key: str = ""
     window: Window | None = None
+    sealed: bool = False
 
     def table_timed(self) -> tuple[int, ...]:
         """The awaited seats the table's turn clock times (no deadline of the game's)."""

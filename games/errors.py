@@ -62,6 +62,11 @@ SERVICE: dict[str, Code] = {
     "busy": Code(503, "The game is too busy right now; retry the same command."),
     # a caller's rights over a game, checked by the reads (games.reads)
     "forbidden": Code(403, "You may not do this (`message` says why)."),
+    "sealed_choice_pending": Code(
+        403,
+        "A seat's sealed choice is committed and not yet revealed; the full record would "
+        "show it. Try again after the reveal.",
+    ),
     "not_your_seat": Code(403, "You act only for the seat you hold at this game."),
     # reviews (games.reviews): annotations and rulings
     "annotation_not_allowed": Code(

@@ -321,8 +321,10 @@ def replay_document(access: Access, at: int | None, *, now: int) -> dict[str, An
     view.pop("legal", None)  # options belong to the live game, not to a replay
     # Before the end a hash of an event with hidden cards could be brute-forced (a 1-card
     # draw is 66 guesses): the audit hashes only once the game is over, or for staff.
+    # Staff see hashes early, but not while a sealed choice waits: the hash of a sealed
+    # sector card (six guesses) would give it away.
     row = None
-    if access.finished or access.viewer == "staff":
+    if access.finished or (access.viewer == "staff" and not _sealed(access)):
         row = selectors.event_at(access.table.id, at)
     return {
         "game_id": str(access.table.id),
@@ -341,10 +343,21 @@ def _metadata(metadata: dict[str, Any], staff: bool) -> dict[str, Any]:
     return dict(metadata) if staff else {k: v for k, v in metadata.items() if k != "ip"}
 
 
+def _sealed(access: Access) -> bool:
+    """Whether the running game holds a committed, unrevealed sealed choice."""
+    if access.finished or access.table.status != Table.Status.STARTED:
+        return False
+    loaded = game_load(game_id=access.table.id, table=access.table)
+    return loaded.definition.status(loaded.state).sealed
+
+
 def may_review(access: Access) -> None:
-    """Staff at any time (unless they play in this game: then as a player); the game's
+    """Staff at any time (unless they play in this game: then as a player) but while a
+    sealed choice waits for its reveal (its command and hash are in the record); the game's
     players once it is over; nobody else."""
     if access.staff and access.seat is None:
+        if _sealed(access):
+            raise ServiceError("sealed_choice_pending")
         return
     if access.seat is None:
         raise ServiceError("forbidden", "Only the game's players (after the end) and staff.")

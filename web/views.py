@@ -23,7 +23,7 @@ from django.views.decorators.http import require_safe
 
 from games import selectors
 from games.registry import GAMES
-from web.games import pages_for
+from web.games import PAGES, pages_for
 
 LOGIN_URL = "/login"
 
@@ -75,7 +75,8 @@ def _next(request: HttpRequest) -> str:
 @ensure_csrf_cookie
 @login_required(login_url=LOGIN_URL)
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/lobby.html")
+    games = [{"name": p.name, "title": p.title} for p in PAGES.values()]
+    return render(request, "web/lobby.html", {"games": games})
 
 
 def _table_page(request: HttpRequest, game_id: uuid.UUID, page: str) -> HttpResponse:

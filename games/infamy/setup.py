@@ -38,15 +38,16 @@ class Options:
     stacked: Mapping[str, Any] = field(default_factory=dict)  # sandbox decks (G-15)
 
 
-def _bad(message: str, **data: Any) -> RuleViolation:
-    return RuleViolation("bad_options", message, **data)
+def _bad(message: str, field: str, **data: Any) -> RuleViolation:
+    """A refusal naming the option at fault (``field``: its key, e.g. ``stacked``)."""
+    return RuleViolation("bad_options", message, field=field, **data)
 
 
 def _ids(value: Any, known: Sequence[str], name: str) -> tuple[str, ...]:
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise _bad(f"stacked.{name} is a list of ids.")
+        raise _bad(f"stacked.{name} is a list of ids.", "stacked")
     if len(set(value)) != len(value) or any(v not in known for v in value):
-        raise _bad(f"stacked.{name} names known ids, each once.")
+        raise _bad(f"stacked.{name} names known ids, each once.", "stacked")
     return tuple(value)
 
 
@@ -55,14 +56,14 @@ def validate_options(options: Mapping[str, Any] | None, seats: int) -> Options:
     options = dict(options or {})
     unknown = set(options) - {"players", "colours", "sector_seconds", "turn_seconds", "stacked"}
     if unknown:
-        raise _bad(f"Unknown option(s): {', '.join(sorted(unknown))}.")
+        raise _bad(f"Unknown option(s): {', '.join(sorted(unknown))}.", sorted(unknown)[0])
     if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-        raise _bad("Infamy is for 3 to 4 players.", seats=seats)
+        raise _bad("Infamy is for 3 to 4 players.", "seats", seats=seats)
     colours: list[str] = []
     players = options.get("players")
     if players is not None:
         if not isinstance(players, list) or len(players) > seats:
-            raise _bad("options.players is a list of at most one entry per seat.")
+            raise _bad("options.players is a list of at most one entry per seat.", "players")
         for p in players:
             colour = p.get("colour") if isinstance(p, dict) else None
             if colour is not None:
@@ -70,27 +71,27 @@ def validate_options(options: Mapping[str, Any] | None, seats: int) -> Options:
     raw = options.get("colours")
     if raw is not None:
         if not isinstance(raw, list):
-            raise _bad("colours is a list.")
+            raise _bad("colours is a list.", "colours")
         colours = list(raw)
     if any(c not in COLOURS for c in colours) or len(set(colours)) != len(colours):
         raise _bad("Colours are different ones of pink, teal, brown, yellow (no black, "
-                   "I-1.3).", choices=list(COLOURS))  # fmt: skip
+                   "I-1.3).", "colours", choices=list(COLOURS))  # fmt: skip
     free = [c for c in COLOURS if c not in colours]
     full = tuple(colours) + tuple(free[: seats - len(colours)])
     timing = {}
     for key, low in (("sector_seconds", 1), ("turn_seconds", 0)):
         value = options.get(key, Options.sector_seconds if low else 0)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= 86400:
-            raise _bad(f"{key} is a whole number of seconds ({low} to 86400).")
+            raise _bad(f"{key} is a whole number of seconds ({low} to 86400).", key)
         timing[key] = value
     stacked = options.get("stacked") or {}
     if not isinstance(stacked, dict) or set(stacked) - set(STACKABLE):
-        raise _bad("stacked names only: " + ", ".join(STACKABLE))
+        raise _bad("stacked names only: " + ", ".join(STACKABLE), "stacked")
     clean: dict[str, Any] = {}
     for key, value in stacked.items():
         if key == "contacts":
             if not isinstance(value, list):
-                raise _bad("stacked.contacts is a list of orders, one per Day.")
+                raise _bad("stacked.contacts is a list of orders, one per Day.", "stacked")
             clean[key] = [list(_ids(order, CONTACT_IDS, key)) for order in value]
         elif key == "jobs":
             clean[key] = list(_ids(value, JOB_IDS, key))
@@ -98,11 +99,11 @@ def validate_options(options: Mapping[str, Any] | None, seats: int) -> Options:
             clean[key] = list(_ids(value, faction_schemes(key[8:]), key))
         elif key == "first_seat":
             if isinstance(value, bool) or value not in range(seats):
-                raise _bad("stacked.first_seat is a seat number.")
+                raise _bad("stacked.first_seat is a seat number.", "stacked")
             clean[key] = value
         else:
             if isinstance(value, bool) or value not in BOARD:
-                raise _bad("stacked.watchdog_sector is a sector (1-6).")
+                raise _bad("stacked.watchdog_sector is a sector (1-6).", "stacked")
             clean[key] = value
     return Options(full, timing["sector_seconds"], timing["turn_seconds"], clean)
 
@@ -120,7 +121,7 @@ def setup_events(
     if not isinstance(options, Options):
         options = validate_options(options, len(names))
     elif not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise _bad("Infamy is for 3 to 4 players.", seats=len(names))
+        raise _bad("Infamy is for 3 to 4 players.", "seats", seats=len(names))
     colours = options.colours or COLOURS[: len(names)]
     st = options.stacked
     b = Builder(GameState())

@@ -25,18 +25,24 @@ def a_move(game_id: str, seat: int) -> dict[str, Any]:
     return command
 
 
+def seats_of(game: str) -> int:
+    """Two seats, or the fewest the game is for (Infamy: three)."""
+    return max(2, get_game(game).min_players)
+
+
 @pytest.mark.parametrize("game", GAMES)
-def test_a_table_of_any_game_is_created_started_and_played(alice, bob, game) -> None:
-    table = create_table(alice, game=game, seats=2)
+def test_a_table_of_any_game_is_created_started_and_played(alice, bob, carol, game) -> None:
+    seats = seats_of(game)
+    table = create_table(alice, game=game, seats=seats)
     assert table["game"] == game
     assert table["options"] == get_game(game).public_options(
-        get_game(game).validate_options({}, 2, sandbox=False)
+        get_game(game).validate_options({}, seats, sandbox=False)
     )
-    seat_all(table["id"], bob)
+    seat_all(table["id"], *[bob, carol][: seats - 1])
     document = start(alice, table["id"])
     assert document["table"]["status"] == "started"
     seat = document["state"]["awaiting"][0]
-    player = (alice, bob)[seat]
+    player = (alice, bob, carol)[seat]
     key = str(uuid.uuid4())
     body = {"command": a_move(table["id"], seat)}
     first = player.post(f"/games/{table['id']}/commands", body, key=key)
@@ -48,9 +54,10 @@ def test_a_table_of_any_game_is_created_started_and_played(alice, bob, game) -> 
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_malformed_command_is_the_games_400(alice, bob, game) -> None:
-    table = create_table(alice, game=game, seats=2)
-    seat_all(table["id"], bob)
+def test_a_malformed_command_is_the_games_400(alice, bob, carol, game) -> None:
+    seats = seats_of(game)
+    table = create_table(alice, game=game, seats=seats)
+    seat_all(table["id"], *[bob, carol][: seats - 1])
     start(alice, table["id"])
     response = alice.command(table["id"], {"type": "no-such-command"})
     assert (response.status_code, response.json()["code"]) == (400, "bad_command")

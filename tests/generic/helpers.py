@@ -22,6 +22,11 @@ def started(
     game: str, *, humans: int = 2, bots: int = 0, seed: str | None = None, **table: Any
 ) -> Table:
     """A started table of ``game``: ``humans`` from the cast (seats 0..), then bots."""
+    least = get_game(game).min_players  # a game for 3 or more: more of the cast, or bots
+    if humans:
+        humans = max(humans, least - bots)
+    else:
+        bots = max(bots, least)
     if seed is not None:
         table.setdefault("mode", "sandbox")
     created = table_create(created_by=None, game=game, seats=humans + bots, seed=seed, **table)

@@ -119,7 +119,7 @@ def test_a_command_that_revealed_nothing_can_be_undone(game) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_command_that_revealed_hidden_information_cannot_be_undone(game) -> None:
     table = started(game, humans=2)
-    for _ in range(10):
+    for _ in range(60):  # Infamy reveals nothing before its first sealed step is complete
         seat = awaited(table)[0]
         try:
             command = find_move(table, seat, revealing=True, tries=40)
@@ -131,7 +131,7 @@ def test_a_command_that_revealed_hidden_information_cannot_be_undone(game) -> No
             game_undo(game_id=table.id, seat=seat, actor=f"user:{seat}", command_id=uuid.uuid4())
         assert refused.value.code in ("undo_reveals_cards", "undo_after_reveal")
         return
-    pytest.fail("no revealing command came up in ten steps")
+    pytest.fail("no revealing command came up in sixty steps")
 
 
 @pytest.mark.parametrize("game", GAMES)

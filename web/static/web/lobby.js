@@ -38,7 +38,7 @@ function tableRow(table, { joinable }) {
     action = `<a class="button" href="${link}">Watch</a>`;
   }
   return `<tr data-table="${table.id}">
-    <td><b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span>${table.advanced ? ' <span class="badge ability" title="Advanced rules: ability cards (texts reconstructed)">advanced</span>' : ""}${table.turn_seconds ? ` <span class="badge">${table.turn_seconds} s/turn</span>` : ""}</td>
+    <td>${table.game === "infamy" ? '<span class="badge game">Infamy</span> ' : ""}<b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span>${table.advanced ? ' <span class="badge ability" title="Advanced rules: ability cards (texts reconstructed)">advanced</span>' : ""}${table.turn_seconds ? ` <span class="badge">${table.turn_seconds} s/turn</span>` : ""}</td>
     <td>${resultText(table)}</td>
     <td>${seatsText(table)}</td>
     <td class="right">${action}</td></tr>`;
@@ -64,7 +64,7 @@ async function refresh() {
 
 /* The new-table form remembers its last settings in this browser (localStorage). */
 const SETTINGS_KEY = "fb.lobby.newTable";
-const REMEMBERED = ["seats", "bots", "bot_kind", "mode", "reaction_seconds", "turn_seconds", "turn_action", "advanced"];
+const REMEMBERED = ["game", "sector_seconds", "seats", "bots", "bot_kind", "mode", "reaction_seconds", "turn_seconds", "turn_action", "advanced"];
 
 function restoreSettings(form) {
   let saved;
@@ -89,9 +89,45 @@ function saveSettings(form) {
   try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(saved)); } catch (e) { /* private mode */ }
 }
 
+/* Show the fields and choices of the picked game only (data-game marks them). */
+function showGameFields(form) {
+  const game = form.game.value;
+  form.querySelectorAll("[data-game]").forEach((el) => {
+    const mine = el.dataset.game === game;
+    el.hidden = !mine;
+    if (el.tagName === "OPTION") el.disabled = !mine;
+  });
+  for (const select of form.querySelectorAll("select")) {
+    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) {
+      select.value = [...select.options].find((o) => !o.disabled).value;
+    }
+  }
+}
+
+/* The new table's request: the common fields, and the picked game's options. */
+function createBody(form) {
+  const game = form.game.value;
+  const body = {
+    game,
+    seats: Number(form.seats.value),
+    mode: form.mode.value,
+    turn_seconds: Math.max(0, Math.min(600, Number(form.turn_seconds.value) || 0)),
+    turn_action: form.turn_action.value,
+  };
+  if (game === "infamy") {
+    body.options = { sector_seconds: Math.max(5, Math.min(600, Number(form.sector_seconds.value) || 60)) };
+  } else {
+    body.reaction_seconds = Number(form.reaction_seconds.value) || 10;
+    body.advanced = form.advanced.checked;
+  }
+  return body;
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const form = document.getElementById("create-form");
   restoreSettings(form);
+  showGameFields(form);
+  form.game.addEventListener("change", () => showGameFields(form));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     showError(null);
@@ -101,14 +137,7 @@ document.addEventListener("DOMContentLoaded", () => {
     try {
       const seats = Number(form.seats.value);
       const bots = Math.min(Number(form.bots.value), seats - 1);
-      const table = await api("POST", "/tables", {
-        seats,
-        mode: form.mode.value,
-        reaction_seconds: Number(form.reaction_seconds.value) || 10,
-        turn_seconds: Math.max(0, Math.min(600, Number(form.turn_seconds.value) || 0)),
-        turn_action: form.turn_action.value,
-        advanced: form.advanced.checked,
-      });
+      const table = await api("POST", "/tables", createBody(form));
       for (let i = 0; i < bots; i++) {
         await api("POST", `/tables/${table.id}/bots`, { kind: form.bot_kind.value });
       }

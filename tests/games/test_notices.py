@@ -1,0 +1,23 @@
+"""Which Family Business events notify whom (games/family_business/notices.py), asked
+through the registry as the webhook relay asks it."""
+
+from __future__ import annotations
+
+from games.registry import notices
+
+
+def test_turns_windows_start_and_end_notify_their_seats() -> None:
+    fb = "family_business"
+    assert notices(fb, "TurnStarted", {"seat": 2, "turn": 7}) == {"turn.started": {2}}
+    window = {"window": "w3", "seat": 0, "eligible": [1, 3], "card": "c01"}
+    assert notices(fb, "WindowOpened", window) == {"window.opened": {1, 3}}
+    decision = {"window": "w4", "seat": 1, "decision": "draw"}
+    assert notices(fb, "DecisionOpened", decision) == {"window.opened": {1}}
+    assert notices(fb, "GameStarted", {"names": ["a", "b"]}) == {"table.filled": None}
+    assert notices(fb, "GameEnded", {"winners": [0], "seed": "s"}) == {"game.finished": None}
+
+
+def test_other_events_and_games_without_notices_notify_nobody() -> None:
+    for kind in ("CardPlayed", "CardsDrawn", "WindowClosed", "CounterPlayed", "PlayerOut"):
+        assert notices("family_business", kind, {"seat": 0}) == {}
+    assert notices("goofspiel", "TurnStarted", {"seat": 0}) == {}

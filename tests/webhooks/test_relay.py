@@ -1,0 +1,183 @@
+"""The relay on real PostgreSQL: which subscription gets which event, as whom, and that an
+append that rolled back makes nothing. No worker: the relay is called directly and the
+deliveries it writes are read back (tests/webhooks/test_delivery.py sends them)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from events.models import StoredEvent
+from games.registry import get_game
+from games.service import from_row, game_command_execute, game_load
+from tests.api.helpers import card_ids
+from tests.factories import UserFactory
+from tests.feed.test_live_feed import _is_public
+from tests.webhooks.helpers import move, play_out, started_table, subscribe, users
+from webhooks.models import Delivery, RelayCursor
+from webhooks.relay import behind, relay_all, relay_stream
+
+game = get_game("family_business")
+URL = "http://127.0.0.1:9/hooks"  # never called here
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def bodies(sub: Any) -> list[dict[str, Any]]:
+    rows = Delivery.objects.filter(subscription=sub).order_by("seq")
+    return [json.loads(d.body) for d in rows]
+
+
+def test_each_subscription_gets_its_kinds_of_its_games_as_its_seat_sees_them() -> None:
+    alice, bob, carol = players = users("alice", "bob", "carol")
+    mallory = UserFactory(username="mallory")
+    staff = UserFactory(username="staff", is_staff=True)
+    subs = {
+        "alice": subscribe(alice, URL, ["all"]),
+        "bob": subscribe(bob, URL, ["turn.started"]),
+        "carol": subscribe(carol, URL, ["window.opened", "game.finished"]),
+        "mallory": subscribe(mallory, URL, ["all"]),
+        "staff": subscribe(staff, URL, ["turn.started", "table.filled"], scope="service"),
+    }
+    table = started_table(players, reaction_seconds=300)
+    play_out(table, players)
+    assert game_load(game_id=table.id).state.over
+    relay_all()
+    rows = list(StoredEvent.objects.filter(stream_id=table.id).order_by("seq"))
+    kinds = {row.seq: row.type.split(".", 1)[1] for row in rows}
+
+    got = bodies(subs["alice"])  # every event, in order, typed by what it means for alice
+    assert [b["data"]["seq"] for b in got] == [row.seq for row in rows]
+    for body in got:
+        seq = body["data"]["seq"]
+        assert body["data"]["game_id"] == str(table.id)
+        assert body["data"]["seat"] == 0 and body["data"]["viewer"] == 0
+        assert seq <= body["data"]["version"] <= rows[-1].seq
+        assert body["data"]["event"]["seq"] == seq
+        if kinds[seq] == "TurnStarted" and rows[seq - 1].payload["seat"] == 0:
+            assert body["type"] == "turn.started"
+    assert {b["type"] for b in got} >= {"game.event", "turn.started", "table.filled"}
+    assert got[-1]["type"] == "game.finished"
+
+    bob_turns = [r.seq for r in rows if kinds[r.seq] == "TurnStarted" and r.payload["seat"] == 1]
+    assert [b["data"]["seq"] for b in bodies(subs["bob"])] == bob_turns
+    assert {b["type"] for b in bodies(subs["bob"])} == {"turn.started"}
+
+    carol_windows = [
+        r.seq
+        for r in rows
+        if (kinds[r.seq] == "WindowOpened" and 2 in r.payload["eligible"])
+        or kinds[r.seq] == "GameEnded"
+    ]
+    assert [b["data"]["seq"] for b in bodies(subs["carol"])] == carol_windows
+    assert len(carol_windows) > 1
+
+    assert bodies(subs["mallory"]) == []  # not seated: none of her games
+
+    staff_got = bodies(subs["staff"])  # service-wide, as a spectator
+    turns = [r.seq for r in rows if kinds[r.seq] == "TurnStarted"]
+    starts = [r.seq for r in rows if kinds[r.seq] == "GameStarted"]
+    assert [b["data"]["seq"] for b in staff_got] == sorted(starts + turns)
+    assert {b["data"]["viewer"] for b in staff_got} == {"spectator"}
+    turn = next(b for b in staff_got if b["type"] == "turn.started")
+    seat = turn["data"]["event"]["data"]["seat"]
+    assert turn["data"]["notices"] == [
+        {"kind": "turn.started", "seats": [seat], "users": [players[seat].pk]}
+    ]
+
+    # relayed once: the cursor is at the end and a second pass makes nothing
+    before = Delivery.objects.count()
+    assert relay_all() == 0 and relay_stream(table.id) == 0
+    assert Delivery.objects.count() == before
+    cursor = RelayCursor.objects.get(stream_id=table.id)
+    assert cursor.seq == rows[-1].seq and cursor.finished
+    assert table.id not in behind()
+
+
+def test_no_payload_of_a_whole_game_shows_a_card_its_subscriber_may_not_see() -> None:
+    players = users("alice", "bob", "carol", "dave")
+    staff = UserFactory(username="staff", is_staff=True)
+    subs = {seat: subscribe(user, URL, ["all"]) for seat, user in enumerate(players)}
+    spectator = subscribe(staff, URL, ["all"], scope="service")
+    table = started_table(players, reaction_seconds=300)
+    for _ in range(40):  # relay while the game runs, as the relay does, then to the end
+        for _ in range(5):
+            move(table, players)
+        relay_stream(table.id)
+    play_out(table, players)
+    relay_all()
+    rows = list(StoredEvent.objects.filter(stream_id=table.id).order_by("seq"))
+    state = game.empty_state()
+    public: set[str] = set()
+    secret_at: dict[int, dict[Any, set[str]]] = {}
+    for row in rows:
+        event = from_row(game, row)
+        state = game.evolve(state, event)
+        public |= {c for c in card_ids(game.encode_event(event)) if _is_public(row)}
+        deck = set(state.deck)
+        secret_at[row.seq] = {
+            viewer: (deck | {c for p in state.players if p.seat != viewer for c in p.hand}) - public
+            for viewer in (0, 1, 2, 3, "spectator")
+        }
+    scanned = 0
+    for viewer, sub in [*subs.items(), ("spectator", spectator)]:
+        got = bodies(sub)
+        assert [b["data"]["seq"] for b in got] == [r.seq for r in rows]
+        for body in got:
+            seq = body["data"]["seq"]
+            expected = game.redact_event(from_row(game, rows[seq - 1]), viewer, revealed=False)
+            assert body["data"]["event"]["data"] == json.loads(json.dumps(expected))
+            leaked = card_ids(body) & secret_at[seq][viewer]
+            assert not leaked, (viewer, seq, sorted(leaked))
+            assert "seed" not in body["data"]["event"]["data"] or rows[seq - 1].type.endswith(
+                "GameEnded"
+            )
+            scanned += 1
+    assert scanned == 5 * len(rows)
+
+
+def test_an_append_that_rolled_back_sends_nothing() -> None:
+    players = users("alice", "bob")
+    sub = subscribe(players[0], URL, ["all"])
+    table = started_table(players, reaction_seconds=300)
+    relay_all()
+    made = Delivery.objects.filter(subscription=sub).count()
+    version = game_load(game_id=table.id).version
+    loaded = game_load(game_id=table.id)
+    seat = game.status(loaded.state).awaiting[0]
+    card = loaded.state.players[seat].hand[0]
+
+    class Abort(Exception):
+        pass
+
+    with pytest.raises(Abort), transaction.atomic():
+        game_command_execute(
+            game_id=table.id,
+            seat=seat,
+            actor=f"user:{players[seat].pk}",
+            command={"type": "play", "card": card, "discard": True},
+            command_id=uuid.uuid4(),
+        )
+        assert StoredEvent.objects.filter(stream_id=table.id, seq__gt=version).exists()
+        raise Abort
+    assert not StoredEvent.objects.filter(stream_id=table.id, seq__gt=version).exists()
+    assert relay_all() == 0
+    assert Delivery.objects.filter(subscription=sub).count() == made
+    assert not Delivery.objects.filter(subscription=sub, seq__gt=version).exists()
+    assert RelayCursor.objects.get(stream_id=table.id).seq == version
+
+
+def test_a_subscription_gets_only_what_was_recorded_after_it_was_made() -> None:
+    players = users("alice", "bob")
+    table = started_table(players, reaction_seconds=300)
+    version = game_load(game_id=table.id).version
+    sub = subscribe(players[0], URL, ["all"])
+    relay_all()
+    assert not Delivery.objects.filter(subscription=sub).exists()
+    move(table, players)
+    relay_all()
+    seqs = list(Delivery.objects.filter(subscription=sub).values_list("seq", flat=True))
+    assert seqs and min(seqs) == version + 1
