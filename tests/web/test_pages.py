@@ -83,6 +83,8 @@ def test_an_infamy_tables_pages_are_infamys(client, page):
     html = response.content.decode()
     scripts = re.findall(r'<script src="([^"]+)"', html)
     assert all(s.startswith("/static/web/infamy/") for s in scripts[1:]) and scripts[1:]
+    brand = re.search(r'<a class="brand"[^>]*>(.*?)</a>', html, re.S)
+    assert brand and brand.group(1).strip() == "Infamy"  # not the other game's name
     catalogue = json.loads(re.search(r'id="catalogue"[^>]*>(.*?)</script>', html, re.S).group(1))
     assert catalogue["content_version"] == "infamy/standin-0" and catalogue["reconstructed"]
     assert [c["name"] for c in catalogue["contacts"]][:2] == ["Accomplice", "Arms Dealer"]
