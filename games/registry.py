@@ -14,6 +14,7 @@ from games.family_business import notices as family_business_notices
 from games.family_business import standing as family_business_standing
 from games.family_business.game import GAME as FAMILY_BUSINESS
 from games.goofspiel.game import GAME as GOOFSPIEL
+from games.infamy import notices as infamy_notices
 from games.infamy.game import GAME as INFAMY
 
 GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL, INFAMY)}
@@ -30,7 +31,10 @@ STANDING: dict[str, ModuleType] = {FAMILY_BUSINESS.name: family_business_standin
 
 # Each game's notices (games/<name>/notices.py): which stored events start a seat's turn,
 # open a window it may answer, fill the table or finish the game (webhooks/relay.py).
-NOTICES: dict[str, ModuleType] = {FAMILY_BUSINESS.name: family_business_notices}
+NOTICES: dict[str, ModuleType] = {
+    FAMILY_BUSINESS.name: family_business_notices,
+    INFAMY.name: infamy_notices,
+}
 
 
 def notices(game: str, kind: str, payload: Mapping[str, Any]) -> dict[str, frozenset[int] | None]:

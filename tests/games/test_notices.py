@@ -1,5 +1,5 @@
-"""Which Family Business events notify whom (games/family_business/notices.py), asked
-through the registry as the webhook relay asks it."""
+"""Which events notify whom (games/<game>/notices.py), asked through the registry as the
+webhook relay asks it."""
 
 from __future__ import annotations
 
@@ -21,3 +21,14 @@ def test_other_events_and_games_without_notices_notify_nobody() -> None:
     for kind in ("CardPlayed", "CardsDrawn", "WindowClosed", "CounterPlayed", "PlayerOut"):
         assert notices("family_business", kind, {"seat": 0}) == {}
     assert notices("goofspiel", "TurnStarted", {"seat": 0}) == {}
+
+
+def test_infamy_steps_start_and_end_notify_their_seats() -> None:
+    step = {"step": "auction", "seat": 2, "deadline": None}
+    assert notices("infamy", "StepStarted", step) == {"turn.started": {2}}
+    sealed = {"step": "sector", "seat": None, "deadline": 120_000}  # every seat at once
+    assert notices("infamy", "StepStarted", sealed) == {"turn.started": None}
+    assert notices("infamy", "GameStarted", {"names": ["a", "b", "c"]}) == {"table.filled": None}
+    assert notices("infamy", "GameEnded", {"winners": [1], "seed": "s"}) == {"game.finished": None}
+    for kind in ("BidPlaced", "SectorChosen", "SectorsRevealed", "FigurePlaced"):
+        assert notices("infamy", kind, {"seat": 0}) == {}
