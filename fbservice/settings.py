@@ -134,6 +134,7 @@ INSTALLED_APPS = [
     "events",
     "api",
     "web",
+    "fbservice",  # the project's management commands (fbservice/management/commands/)
     "webhooks",
 ]
 
