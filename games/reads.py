@@ -22,7 +22,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from events.models import StoredEvent
 from events.store import UNDONE
 from events.store import iso as iso  # the API formats times as the store does
-from games import reviews, selectors
+from games import reviews, sealing, selectors
 from games.core import Game, Viewer
 from games.errors import ServiceError
 from games.models import Table
@@ -225,6 +225,7 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
     state, version = visible_state(access, loaded)
     view = state_view(access, state, now=now)
     window = access.definition.status(state).window
+    window_pass = sealing.seat_view(access.table, view, access.seat, window)
     return {
         "game_id": str(access.table.id),
         "version": version,
@@ -234,6 +235,7 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
         "delayed_by": loaded.version - version if access.delay else 0,
         "window_remaining_ms": max(0, window.deadline - now) if window else None,
         **live_fields(access, loaded, delayed=version != loaded.version),
+        "window_pass": window_pass,
         "table": table_document(access.table, access.user, winners(access.definition, state)),
         "state": view,
     }
@@ -297,14 +299,17 @@ def command_document(access: Access, outcome: CommandOutcome, *, now: int) -> di
     # the game as the command left it (no reload), unless a bot has moved it since
     loaded = outcome.loaded or game_load(game_id=access.table.id, table=access.table)
     access = refreshed(access, loaded)  # the command may have ended the game
+    view = state_view(access, loaded.state, now=now)
+    window = loaded.definition.status(loaded.state).window
     return {
         "version": loaded.version,
         "first_seq": outcome.first_seq,
         "last_seq": outcome.last_seq,
         "events": events_document(access, outcome.events(), revealed=over(loaded)),
-        "state": state_view(access, loaded.state, now=now),
+        "state": view,
         "server_time": now,
         **live_fields(access, loaded),
+        "window_pass": sealing.seat_view(access.table, view, access.seat, window),
         "table": table_document(
             access.table, access.user, winners(loaded.definition, loaded.state)
         ),

@@ -1,12 +1,11 @@
 """Standing reactions: each seat's stored preferences for reaction windows, and the server
 applying them as the seat's own commands (docs/rules.md, "Standing reactions").
 
-The rule that keeps hands hidden: a standing *pass* is recorded privately (an accepted
-command with metadata ``origin: standing``, in the command log, appending no event), so
-the public stream and its timing are the same as if the seat had not answered yet; the
-window still runs to its deadline, or closes early only once every seat has passed by its
-own hand. A declared counter is played as the seat's command at once, like a quick
-click (a counter shows its card anyway).
+A standing pass is the seat's own ``pass`` command (metadata ``origin: standing``): at a
+table of people it is sealed like every pass there (``games.sealing``: recorded, seen by
+nobody else, never ending the window), so nothing about it, or about the hand it depends
+on, reaches the table. A declared counter is played as the seat's command at once, like a
+quick click (a counter shows its card anyway).
 
 Preferences are append-only versions (``games.models.StandingPreference``); the latest
 is in force. The engine says what they answer (``<game>.standing``); this module stores
@@ -23,8 +22,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from events.models import CommandRecord
-from games import service
+from games import sealing, service
 from games.core import RuleViolation, Window
 from games.errors import ServiceError
 from games.models import StandingPreference, Table
@@ -208,6 +206,8 @@ def standing_react(
     preferences = standing_of_seats(game_id)
     done: dict[int, str] = {}
     for seat in due:
+        if sealing.passed_by_hand(game_id, seat, window.id):
+            continue  # its own pass is final (and sealed)
         chosen = preferences.get(seat, Preferences()).for_engine(rules)
         reaction = rules.standing_reaction(state, seat, chosen, now=now)
         if reaction is None:
@@ -218,7 +218,9 @@ def standing_react(
             if _counter(table, seat, actor, command, window.id, now):
                 done[seat] = reaction.reason
                 break  # the first counter closes the window
-        elif _private_pass(table.id, seat, actor, command, window.id, reaction.reason, now):
+        elif sealing.pass_of(game_id, seat, window.id) is not None:
+            continue  # passed (sealed) on this window already
+        elif _pass(table, seat, actor, command, window.id, reaction.reason, now):
             done[seat] = reaction.reason
     return done
 
@@ -242,8 +244,8 @@ def _counter(
     return True
 
 
-def _private_pass(
-    game_id: uuid.UUID,
+def _pass(
+    table: Table,
     seat: int,
     actor: str,
     command: dict[str, Any],
@@ -251,32 +253,29 @@ def _private_pass(
     reason: str,
     now: int,
 ) -> bool:
-    """Record the seat's pass in the command log only: no event, no version, no NOTIFY."""
+    """The seat's pass, as its own command: sealed at a table of people (recorded, seen by
+    nobody else, ending nothing: ``games.sealing``), an ordinary pass otherwise."""
     try:
-        with transaction.atomic():
-            CommandRecord.objects.create(
-                stream_id=game_id,
-                command_id=service.derived_command_id(game_id, f"standing:{window_id}:{seat}:p"),
-                actor=actor,
-                seat=seat,
-                command=command,
-                now_ms=now,
-                outcome=CommandRecord.ACCEPTED,
-                metadata={"origin": ORIGIN, "reason": reason, "private": True},
-            )
-    except IntegrityError:
-        return False  # this seat's preferences passed on this window already
+        service.game_command_execute(
+            game_id=table.id,
+            seat=seat,
+            actor=actor,
+            command=command,
+            command_id=service.derived_command_id(table.id, f"standing:{window_id}:{seat}:p"),
+            metadata={"origin": ORIGIN, "reason": reason},
+            now=now,
+            table=table,
+        )
+    except (RuleViolation, ServiceError) as exc:  # the window closed meanwhile, say
+        log.info("standing pass of seat %s in %s refused: %s", seat, table.id, exc.code)
+        return False
     return True
 
 
 def standing_pass_of(game_id: uuid.UUID, seat: int, window_id: str) -> dict[str, Any] | None:
-    """The private pass the seat's preferences made on ``window_id``, if any (for the
-    seat's own client: "passed automatically")."""
-    command_id = service.derived_command_id(game_id, f"standing:{window_id}:{seat}:p")
-    record = CommandRecord.objects.filter(stream_id=game_id, command_id=command_id).first()
-    if record is None:
-        return None
-    return {"window": window_id, "reason": record.metadata.get("reason"), "at": record.now_ms}
+    """The seat's sealed pass on ``window_id``, if any (for the seat's own client:
+    "passed automatically", or by hand)."""
+    return sealing.pass_of(game_id, seat, window_id)
 
 
 def open_window(table: Table, state: Any) -> Window | None:

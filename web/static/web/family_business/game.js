@@ -108,6 +108,7 @@ function useCommandResult(res) {
     table: res.table || doc.table,
     undo_available: res.undo_available,
     turn_deadline: res.turn_deadline,
+    window_pass: res.window_pass,
   };
   draw();
 }
@@ -427,7 +428,7 @@ function drawWindow(state, st) {
   if (!state.window) { panel.hidden = true; panel.innerHTML = ""; return; }
   panel.hidden = false;
   let html = windowHtml(state);
-  if (typeof standingPassHtml === "function") html += standingPassHtml(state);
+  if (typeof windowPassHtml === "function") html += windowPassHtml(state);
   if (state.window.decision) {
     if (state.window.seat === me()) html += decisionHtml(state);
     panel.innerHTML = html;
@@ -447,10 +448,15 @@ function drawWindow(state, st) {
     }
     if (pass) html += `<button type="button" data-action="pass">Pass</button>`;
     html += "</div>";
-  } else if (me() !== null && state.window.waiting_on.includes(me())) {
+  } else if (me() !== null && state.window.waiting_on.includes(me()) && !passedOn(state.window)) {
     html += '<p class="muted">Time is up for answers.</p>';
   }
   panel.innerHTML = html;
+}
+
+/* Whether I passed (sealed) on `window`: waiting_on still lists me for everyone else's sake. */
+function passedOn(window) {
+  return Boolean(doc && doc.window_pass && doc.window_pass.window === window.id);
 }
 
 /* Mobsters to pick, grouped by family in the family's colour (the board lights them too). */
