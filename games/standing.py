@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from games import sealing, service
+from games import reviews, sealing, service
 from games.core import RuleViolation, Window
 from games.errors import ServiceError
 from games.models import StandingPreference, Table
@@ -109,6 +109,7 @@ def standing_set(
     now = service.clock_ms() if now is None else now
     rules = rules_of(table)
     if table.status == Table.Status.FINISHED:
+        reviews.refuse_if_decided(table)  # (names the ruling that ended it)
         raise RuleViolation("game_over", "The game is over.")
     current = standing_get(game_id=table.id, seat=seat)
     if expected_version is not None and expected_version != current.version:

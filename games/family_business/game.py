@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import RuleViolation, Status, Viewer, Window
+from games.adapter import Adapter
+from games.core import RuleViolation, Status, Window
 
 from . import bots, codec, errors, view
 from .cards import CARD_KIND, deck_cards
@@ -32,7 +33,7 @@ def _service_bot(kind: str) -> Any:
     return bots.RandomBot(silence=0.0) if kind == "random" else bots.HeuristicBot()
 
 
-class FamilyBusiness:
+class FamilyBusiness(Adapter[GameState]):
     name: str = "family_business"
     title: str = "Family Business"
     rules_version: int = RULES_VERSION
@@ -45,6 +46,8 @@ class FamilyBusiness:
         ("CounterPlayed", "winning_seq"),
         ("WindowClosed", "closed_seq"),
     )
+    codec = codec  # storage, and what leaves the server: games.adapter.Adapter
+    views = view
 
     def http_status(self, code: str) -> int:
         return errors.http_status(code)
@@ -181,40 +184,11 @@ class FamilyBusiness:
 
     # --- what leaves the server ---------------------------------------------------------
 
-    def view(self, state: GameState, viewer: Viewer, *, now: int) -> dict[str, Any]:
-        return view.view(state, viewer, now=now)
-
-    def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
-        return view.redact_event(event, viewer, revealed=revealed)
-
     def revealed_to(self, kind: str, payload: Mapping[str, Any]) -> frozenset[int]:
         return view.revealed_to(kind, payload)
 
-    def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
-        return list(payload["winners"]) if kind == "GameEnded" else None
-
     def legal_commands(self, state: GameState, seat: int | None, *, now: int | None = None) -> Any:
         return legal_commands(state, seat, now=now)
-
-    # --- storage ------------------------------------------------------------------------
-
-    def encode_event(self, event: Any) -> dict[str, Any]:
-        return codec.encode_event(event)
-
-    def decode_event(self, data: Mapping[str, Any]) -> Any:
-        return codec.decode_event(dict(data))
-
-    def encode_command(self, command: Any) -> dict[str, Any]:
-        return codec.encode_command(command)
-
-    def decode_command(self, data: Any) -> Any:
-        return codec.decode_command(data)
-
-    def encode_state(self, state: GameState) -> dict[str, Any]:
-        return codec.encode_state(state)
-
-    def decode_state(self, data: Mapping[str, Any]) -> GameState:
-        return codec.decode_state(dict(data))
 
 
 GAME = FamilyBusiness()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import Reveal, RuleViolation, Status, Viewer, Window
+from games.adapter import Adapter
+from games.core import Reveal, RuleViolation, Status, Window
 from games.rng import seed_hash
 
 from . import bots, codec, view
@@ -39,7 +40,7 @@ HTTP_STATUS = {
 }
 
 
-class Goofspiel:
+class Goofspiel(Adapter[GameState]):
     name: str = "goofspiel"
     title: str = "Goofspiel"
     rules_version: int = RULES_VERSION
@@ -50,6 +51,8 @@ class Goofspiel:
     timeout_policies: tuple[str, ...] = ("minimal", "bot")
     error_codes: Mapping[str, str] = CODES
     window_closers: tuple[tuple[str, str], ...] = ()  # no game-timed windows
+    codec = codec  # storage, and what leaves the server: games.adapter.Adapter
+    views = view
 
     def http_status(self, code: str) -> int:
         return HTTP_STATUS.get(code, 422)
@@ -127,40 +130,13 @@ class Goofspiel:
         choice = bots.choose(kind, view.view(state, seat, now=0), seed)
         return None if choice is None else codec.encode_command(choice)
 
-    def view(self, state: GameState, viewer: Viewer, *, now: int) -> dict[str, Any]:
-        return view.view(state, viewer, now=now)
-
-    def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
-        return view.redact_event(event, viewer, revealed=revealed)
-
     def revealed_to(self, kind: str, payload: Mapping[str, Any]) -> Reveal:
         return view.revealed_to(kind, payload)
-
-    def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
-        return list(payload["winners"]) if kind == "GameEnded" else None
 
     def legal_commands(self, state: GameState, seat: int | None, *, now: int | None = None) -> Any:
         if seat is None or seat not in awaiting(state):
             return ()
         return tuple(Bid(state.round, card) for card in state.hands[seat])
-
-    def encode_event(self, event: Any) -> dict[str, Any]:
-        return codec.encode_event(event)
-
-    def decode_event(self, data: Mapping[str, Any]) -> Any:
-        return codec.decode_event(dict(data))
-
-    def encode_command(self, command: Any) -> dict[str, Any]:
-        return codec.encode_command(command)
-
-    def decode_command(self, data: Any) -> Any:
-        return codec.decode_command(data)
-
-    def encode_state(self, state: GameState) -> dict[str, Any]:
-        return codec.encode_state(state)
-
-    def decode_state(self, data: Mapping[str, Any]) -> GameState:
-        return codec.decode_state(dict(data))
 
 
 GAME = Goofspiel()

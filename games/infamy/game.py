@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import ALL, Reveal, RuleViolation, Status, Viewer, Window
+from games.adapter import Adapter
+from games.core import ALL, Reveal, RuleViolation, Status, Window
 
 from . import bots, codec, errors, view
 from .commands import Command
 from .defaults import minimal_command
-from .events import Event
 from .evolve import evolve
 from .legal import legal_commands
 from .rng import seed_hash
@@ -43,7 +43,7 @@ def _options(stored: Mapping[str, Any]) -> Options:
     )
 
 
-class Infamy:
+class Infamy(Adapter[GameState]):
     name = "infamy"
     title = "Infamy"
     rules_version = RULES_VERSION
@@ -53,6 +53,8 @@ class Infamy:
     timeout_policies: tuple[str, ...] = TIMEOUT_POLICIES
     error_codes: Mapping[str, str] = errors.CODES
     window_closers: tuple[tuple[str, str], ...] = ()  # no reaction windows (IR-21)
+    codec = codec  # storage, and what leaves the server: games.adapter.Adapter
+    views = view
 
     def http_status(self, code: str) -> int:
         return errors.http_status(code)
@@ -152,41 +154,12 @@ class Infamy:
 
     # --- what leaves the server ---------------------------------------------------------
 
-    def view(self, state: GameState, viewer: Viewer, *, now: int) -> dict[str, Any]:
-        return view.view(state, viewer, now=now)
-
-    def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
-        return view.redact_event(event, viewer, revealed=revealed)
-
     def revealed_to(self, kind: str, payload: Mapping[str, Any]) -> Reveal:
         shown = view.reveals(codec.decode_event({**payload, "type": kind}))
         return ALL if shown == "all" else frozenset(shown)
 
-    def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
-        return list(payload["winners"]) if kind == "GameEnded" else None
-
     def legal_commands(self, state: GameState, seat: int | None, *, now: int | None = None) -> Any:
         return legal_commands(state, seat, now=now)
-
-    # --- storage ------------------------------------------------------------------------
-
-    def encode_event(self, event: Any) -> dict[str, Any]:
-        return codec.encode_event(event)
-
-    def decode_event(self, data: Mapping[str, Any]) -> Event:
-        return codec.decode_event(dict(data))
-
-    def encode_command(self, command: Any) -> dict[str, Any]:
-        return codec.encode_command(command)
-
-    def decode_command(self, data: Any) -> Command:
-        return codec.decode_command(data)
-
-    def encode_state(self, state: GameState) -> dict[str, Any]:
-        return codec.encode_state(state)
-
-    def decode_state(self, data: Mapping[str, Any]) -> GameState:
-        return codec.decode_state(dict(data))
 
 
 def sealed(state: GameState) -> bool:

@@ -1,4 +1,4 @@
-/* The table page: the waiting room before the start, then the live game.
+/* The table page: the waiting room before the start (page.js), then the live game.
 
    State: GET /games/{id} (the viewer's projection, with `legal` options).
    Updates: long-poll GET /games/{id}/events?after=N&wait=W; new events go to the move log
@@ -18,72 +18,16 @@ let busy = false;
 let feedFailed = false; // the error on show is the feed's own (cleared when it recovers)
 const log = new MoveLog();
 
-/* --- the waiting room ---------------------------------------------------------------- */
+/* --- the waiting room (page.js draws it) --------------------------------------------- */
 
-async function waitingRoom() {
-  document.getElementById("waiting").hidden = false;
-  for (;;) {
-    let table;
-    try {
-      table = await api("GET", `/tables/${GAME}`);
-      showError(null);
-    } catch (err) {
-      showError(err);
-      await sleep(3000);
-      continue;
-    }
-    if (table.status !== "open") {
-      document.getElementById("waiting").hidden = true;
-      return;
-    }
-    drawWaiting(table);
-    await sleep(1500);
-  }
-}
-
-function drawWaiting(table) {
-  document.getElementById("table-id").textContent = table.id.slice(0, 8);
-  document.getElementById("table-info").textContent =
-    `${table.mode} table · ${table.size} seats · ${table.reaction_seconds} s to answer an attack` +
+function tableInfo(table) {
+  return `${table.mode} table · ${table.size} seats · ${table.reaction_seconds} s to answer an attack` +
     ` · undo ${table.undo === "off" ? "off" : "allowed"}` +
     (table.turn_seconds ? ` · ${table.turn_seconds} s per turn (then ${table.turn_action === "bot" ? "a bot plays" : "a card is discarded"})` : "") +
     (table.advanced ? " · advanced rules (ability cards, texts reconstructed)" : "");
-  const seats = [];
-  for (let i = 0; i < table.size; i++) {
-    const s = table.seats.find((x) => x.position === i);
-    seats.push(`<li>${s ? esc(s.name) + (s.bot ? ' <span class="badge">bot</span>' : "") +
-      (table.your_seat === i ? ' <span class="badge you">you</span>' : "") : '<span class="muted">empty seat</span>'}</li>`);
-  }
-  document.getElementById("seats").innerHTML = seats.join("");
-  const seated = table.your_seat !== null && table.your_seat !== undefined;
-  const full = table.seats.length >= table.size;
-  const creator = table.created_by === CFG.me;
-  document.getElementById("join").hidden = seated || full;
-  document.getElementById("leave").hidden = !seated;
-  document.getElementById("add-bot").hidden = !creator || full;
-  document.getElementById("start").hidden = !(seated || creator);
-  document.getElementById("start").disabled = !full;
-  document.getElementById("start").title = full ? "" : "Every seat must be filled first.";
-}
-
-function lobbyButton(id, fn) {
-  document.getElementById(id).addEventListener("click", async (ev) => {
-    ev.target.disabled = true;
-    try {
-      await fn();
-      showError(null);
-      drawWaiting(await api("GET", `/tables/${GAME}`));
-    } catch (err) {
-      showError(err);
-    } finally {
-      ev.target.disabled = false;
-    }
-  });
 }
 
 /* --- the game ------------------------------------------------------------------------ */
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function me() {
   return doc ? doc.seat : null;
@@ -142,7 +86,8 @@ async function follow() {
     if (doc && doc.state.over && lastSeq >= doc.version) return;
     try {
       const page = await api("GET", `/games/${GAME}/events?after=${lastSeq}&wait=${CFG.feedWait}`);
-      if (addEvents(page.events) || page.has_more) await loadState();
+      // (a ruling ends a game with no event: the feed says `finished`)
+      if (addEvents(page.events) || page.has_more || (page.finished && !doc.state.over)) await loadState();
       else if (doc.state.window) await loadState(); // the window may have closed quietly
       if (feedFailed) { showError(null); feedFailed = false; }
     } catch (err) {
@@ -332,11 +277,8 @@ function draw() {
     events: seen,
   };
   renderBoard(state, ctx);
-  const result = doc.table && doc.table.result;
-  if (result && result.decided_by === "ruling") { // a tournament director decided the result
-    document.getElementById("status").insertAdjacentHTML("beforeend",
-      ` <span class="badge" data-testid="ruled">${result.kind === "void" ? "Voided by a ruling" : "Result decided by a ruling"}: <a href="/games/${GAME}/replay">see the replay</a></span>`);
-  }
+  // a tournament director decided the result (api.js); a ruled game's state reads as over
+  document.getElementById("status").insertAdjacentHTML("beforeend", rulingLine(doc.table, seatNamer(state), GAME));
   drawHand(state);
   drawWindow(state, st);
   drawActions(state, st);
@@ -632,26 +574,8 @@ document.addEventListener("keydown", (ev) => {
 });
 
 async function main() {
-  lobbyButton("join", () => api("POST", `/tables/${GAME}/join`, {}));
-  lobbyButton("leave", () => api("POST", `/tables/${GAME}/leave`));
-  lobbyButton("add-bot", () => api("POST", `/tables/${GAME}/bots`, { kind: "heuristic" }));
-  lobbyButton("start", () => api("POST", `/tables/${GAME}/start`));
-  setInterval(() => tickCountdowns(clockOffset), 200);
-  let table;
-  for (;;) {
-    try { table = await api("GET", `/tables/${GAME}`); break; } catch (err) {
-      showError(err);
-      if (err.status === 404) return;
-      await sleep(3000);
-    }
-  }
-  if (table.status === "open") await waitingRoom();
-  for (;;) {
-    try { await loadState(); break; } catch (err) { showError(err); await sleep(2000); }
-  }
-  for (;;) {
-    try { await loadLog(); break; } catch (err) { showError(err); await sleep(2000); }
-  }
+  const tick = () => tickCountdowns(clockOffset);
+  if (!(await openTable({ gameId: GAME, info: tableInfo, tick, loadState, loadLog }))) return;
   draw(); // with the events: the last move on the board
   if (typeof loadStanding === "function") loadStanding();
   follow();

@@ -1,4 +1,4 @@
-/* Infamy's table page: the waiting room before the start, then the live game.
+/* Infamy's table page: the waiting room before the start (page.js), then the live game.
 
    State: GET /games/{id} (the viewer's projection, with `legal`: every legal form of each
    command). Updates: long-poll GET /games/{id}/events?after=N&wait=W; new events go to the
@@ -17,70 +17,15 @@ let sectorPick = []; // the sealed choice being prepared: [own] or [own, accompl
 let form = null; // a command being prepared from its variants: {command, variants, chosen, title}
 let figure = null; // the figure being placed ("own" | "accomplice")
 const log = new MoveLog();
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/* --- the waiting room ---------------------------------------------------------------- */
+/* --- the waiting room (page.js draws it) --------------------------------------------- */
 
-async function waitingRoom() {
-  document.getElementById("waiting").hidden = false;
-  for (;;) {
-    let table;
-    try {
-      table = await api("GET", `/tables/${GAME}`);
-      showError(null);
-    } catch (err) {
-      showError(err);
-      await sleep(3000);
-      continue;
-    }
-    if (table.status !== "open") {
-      document.getElementById("waiting").hidden = true;
-      return;
-    }
-    drawWaiting(table);
-    await sleep(1500);
-  }
-}
-
-function drawWaiting(table) {
+function tableInfo(table) {
   const o = table.options || {};
-  document.getElementById("table-id").textContent = table.id.slice(0, 8);
-  document.getElementById("table-info").textContent =
-    `Infamy · ${table.mode} table · ${table.size} seats` +
+  return `Infamy · ${table.mode} table · ${table.size} seats` +
     ` · ${o.sector_seconds || 60} s for the sealed sector choice` +
     (table.turn_seconds ? ` · ${table.turn_seconds} s per move (then ${table.turn_action === "bot" ? "a bot plays" : "the minimal default is played"})` : "") +
     ` · undo ${table.undo === "off" ? "off" : "allowed"}`;
-  const seats = [];
-  for (let i = 0; i < table.size; i++) {
-    const s = table.seats.find((x) => x.position === i);
-    seats.push(`<li>${s ? esc(s.name) + (s.bot ? ' <span class="badge">bot</span>' : "") +
-      (table.your_seat === i ? ' <span class="badge you">you</span>' : "") : '<span class="muted">empty seat</span>'}</li>`);
-  }
-  document.getElementById("seats").innerHTML = seats.join("");
-  const seated = table.your_seat !== null && table.your_seat !== undefined;
-  const full = table.seats.length >= table.size;
-  const creator = table.created_by === CFG.me;
-  document.getElementById("join").hidden = seated || full;
-  document.getElementById("leave").hidden = !seated;
-  document.getElementById("add-bot").hidden = !creator || full;
-  document.getElementById("start").hidden = !(seated || creator);
-  document.getElementById("start").disabled = !full;
-  document.getElementById("start").title = full ? "" : "Every seat must be filled first.";
-}
-
-function lobbyButton(id, fn) {
-  document.getElementById(id).addEventListener("click", async (ev) => {
-    ev.target.disabled = true;
-    try {
-      await fn();
-      showError(null);
-      drawWaiting(await api("GET", `/tables/${GAME}`));
-    } catch (err) {
-      showError(err);
-    } finally {
-      ev.target.disabled = false;
-    }
-  });
 }
 
 /* --- talking to the server ----------------------------------------------------------- */
@@ -133,7 +78,8 @@ async function follow() {
     if (doc && doc.state.over && lastSeq >= doc.version) return;
     try {
       const page = await api("GET", `/games/${GAME}/events?after=${lastSeq}&wait=${CFG.feedWait}`);
-      if (addEvents(page.events) || page.has_more) await loadState();
+      // (a ruling ends a game with no event: the feed says `finished`)
+      if (addEvents(page.events) || page.has_more || (page.finished && !doc.state.over)) await loadState();
       else if (doc.state.deadline) await loadState(); // a timed step may have closed
       if (feedFailed) { showError(null); feedFailed = false; }
     } catch (err) {
@@ -471,6 +417,8 @@ function draw() {
     ctx.spacePick = new Set(placeVariants().map((v) => `${sector}/${v.space}`));
   }
   renderBoard(state, ctx);
+  // a tournament director decided the result (api.js); a ruled game's state reads as over
+  document.getElementById("status").insertAdjacentHTML("beforeend", rulingLine(doc.table, seatNamer(state), GAME));
   drawClock(state);
   drawHand(state);
   drawActions(state);
@@ -639,26 +587,8 @@ document.addEventListener("keydown", (ev) => {
 });
 
 async function main() {
-  lobbyButton("join", () => api("POST", `/tables/${GAME}/join`, {}));
-  lobbyButton("leave", () => api("POST", `/tables/${GAME}/leave`));
-  lobbyButton("add-bot", () => api("POST", `/tables/${GAME}/bots`, { kind: "heuristic" }));
-  lobbyButton("start", () => api("POST", `/tables/${GAME}/start`));
-  setInterval(() => tickCountdowns(clockOffset), 200);
-  let table;
-  for (;;) {
-    try { table = await api("GET", `/tables/${GAME}`); break; } catch (err) {
-      showError(err);
-      if (err.status === 404) return;
-      await sleep(3000);
-    }
-  }
-  if (table.status === "open") await waitingRoom();
-  for (;;) {
-    try { await loadState(); break; } catch (err) { showError(err); await sleep(2000); }
-  }
-  for (;;) {
-    try { await loadLog(); break; } catch (err) { showError(err); await sleep(2000); }
-  }
+  const tick = () => tickCountdowns(clockOffset);
+  if (!(await openTable({ gameId: GAME, info: tableInfo, tick, loadState, loadLog }))) return;
   follow();
 }
 

@@ -1,0 +1,85 @@
+"""The half of a ``games.core.Game`` that only hands over to the game's own modules.
+
+A game's adapter (``games/<name>/game.py``) subclasses ``Adapter[GameState]`` and names its
+codec and view modules (``codec = codec``, ``views = view``); the storage methods
+(``encode_event`` ... ``decode_state``), ``view``, ``redact_event`` and ``final_winners``
+then come from here, so the adapter holds only what is its own: its tables and setup,
+its status, timeouts and bots, what its events reveal.
+
+Pure like ``games.core``: the standard library and ``games.core`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Generic, Protocol, TypeVar
+
+from games.core import Viewer
+
+S = TypeVar("S")
+S_in = TypeVar("S_in", contravariant=True)
+
+
+class Codec(Protocol[S]):
+    """A game's codec module: its events, commands and states to and from JSON."""
+
+    def encode_event(self, event: Any, /) -> dict[str, Any]: ...
+
+    def decode_event(self, data: dict[str, Any], /) -> Any: ...
+
+    def encode_command(self, command: Any, /) -> dict[str, Any]: ...
+
+    def decode_command(self, data: Any, /) -> Any: ...
+
+    def encode_state(self, state: S, /) -> dict[str, Any]: ...
+
+    def decode_state(self, data: dict[str, Any], /) -> S: ...
+
+
+class Views(Protocol[S_in]):
+    """A game's view module: what a viewer may see of a state and of an event."""
+
+    def view(self, state: S_in, viewer: Viewer, *, now: int) -> dict[str, Any]: ...
+
+    def redact_event(
+        self, event: Any, viewer: Viewer, *, revealed: bool = False
+    ) -> dict[str, Any]: ...
+
+
+class Adapter(Generic[S]):
+    """The ``Game`` methods every game answers by handing over to its codec and views."""
+
+    codec: Codec[S]
+    views: Views[S]
+
+    # --- what leaves the server ---------------------------------------------------------
+
+    def view(self, state: S, viewer: Viewer, *, now: int) -> dict[str, Any]:
+        return self.views.view(state, viewer, now=now)
+
+    def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
+        return self.views.redact_event(event, viewer, revealed=revealed)
+
+    def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
+        """The winners of a ``GameEnded`` event (every game's last), else None."""
+        return list(payload["winners"]) if kind == "GameEnded" else None
+
+    # --- storage ------------------------------------------------------------------------
+
+    def encode_event(self, event: Any) -> dict[str, Any]:
+        return self.codec.encode_event(event)
+
+    def decode_event(self, data: Mapping[str, Any]) -> Any:
+        return self.codec.decode_event(dict(data))
+
+    def encode_command(self, command: Any) -> dict[str, Any]:
+        return self.codec.encode_command(command)
+
+    def decode_command(self, data: Any) -> Any:
+        return self.codec.decode_command(data)
+
+    def encode_state(self, state: S) -> dict[str, Any]:
+        return self.codec.encode_state(state)
+
+    def decode_state(self, data: Mapping[str, Any]) -> S:
+        return self.codec.decode_state(dict(data))
