@@ -100,6 +100,7 @@ def test_a_phone_player_reads_cards_targets_the_window_and_the_last_move(new_pag
     bob.get_by_role("button", name="Pass").click()
     expect(bob.get_by_test_id("passed")).to_contain_text("You passed")
     expect(bob.locator("#window-panel button")).to_have_count(0)
+    doc_shot(bob, "sealed-pass")
     window = state(table).state.window
     assert window is not None and window.waiting_on == (1, 2)
     run(table, 2, {"type": "pass", "window": window.id})

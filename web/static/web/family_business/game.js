@@ -369,7 +369,7 @@ function drawWindow(state, st) {
   const panel = document.getElementById("window-panel");
   if (!state.window) { panel.hidden = true; panel.innerHTML = ""; return; }
   panel.hidden = false;
-  let html = windowHtml(state);
+  let html = windowHtml(state, passedOn(state.window) ? me() : null);
   if (typeof windowPassHtml === "function") html += windowPassHtml(state);
   if (state.window.decision) {
     if (state.window.seat === me()) html += decisionHtml(state);
@@ -396,9 +396,11 @@ function drawWindow(state, st) {
   panel.innerHTML = html;
 }
 
-/* Whether I passed (sealed) on `window`: waiting_on still lists me for everyone else's sake. */
+/* Whether I passed by hand (sealed, final) on `window`: waiting_on still lists me, for
+   everyone else's sake. (A standing pass leaves me free to counter: not this.) */
 function passedOn(window) {
-  return Boolean(doc && doc.window_pass && doc.window_pass.window === window.id);
+  const p = doc && doc.window_pass;
+  return Boolean(p && p.origin === "manual" && p.window === window.id);
 }
 
 /* Mobsters to pick, grouped by family in the family's colour (the board lights them too). */
@@ -455,6 +457,8 @@ function drawActions(state, st) {
     html = '<p class="prompt">A decision is yours: see the panel above.</p>';
   } else if (state.window && state.window.decision) {
     html = `<p class="muted">Waiting for ${esc(seatNamer(state)(state.window.seat))} to decide…</p>`;
+  } else if (state.window && passedOn(state.window)) {
+    html = '<p class="muted">You passed; the window runs until its countdown ends or someone counters…</p>';
   } else if (state.window && state.window.waiting_on.includes(seat)) {
     html = '<p class="prompt">An attack can be answered: see the reaction window above.</p>';
   } else if (state.window) {
