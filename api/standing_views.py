@@ -177,7 +177,7 @@ def _document(access: Access, seat: int, prefs: standing.Preferences) -> dict[st
             "turn": prefs.pass_turn,
         },
         "counters": prefs.counters,
-        "window_pass": standing.standing_pass_of(table.id, seat, window.id) if window else None,
+        "window_pass": standing.standing_pass_of(table.id, seat, window) if window else None,
         "answers": {k: list(v) for k, v in ANSWERS.items()},
         "server_time": now,
     }

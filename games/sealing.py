@@ -51,22 +51,26 @@ def _person(table: Table, seat: int) -> bool:
     )
 
 
-def _records(game_id: uuid.UUID, seat: int, window_id: str) -> list[CommandRecord]:
+def _records(game_id: uuid.UUID, seat: int, window: Window) -> list[CommandRecord]:
+    # A window is named by its id and deadline: an undone window's id comes back (the
+    # game's count of windows is undone with it), with a later deadline.
     return list(
         CommandRecord.objects.filter(
             stream_id=game_id,
             seat=seat,
             outcome=CommandRecord.ACCEPTED,
-            metadata__sealed=window_id,
+            metadata__sealed=window.id,
+            metadata__deadline=window.deadline,
         ).order_by("id")
     )
 
 
-def pass_of(game_id: uuid.UUID, seat: int, window_id: str) -> dict[str, Any] | None:
-    """The seat's sealed pass on ``window_id``, for the seat itself: ``origin`` "manual"
-    or "standing" (then ``reason``: "pass_all" or "no_counter"), ``at`` (ms). A manual
-    pass is the one that counts when there are both."""
-    records = _records(game_id, seat, window_id)
+def pass_of(game_id: uuid.UUID, seat: int, window: Window) -> dict[str, Any] | None:
+    """The seat's sealed pass on ``window``, for the seat itself: ``origin`` "manual" or
+    "standing" (then ``reason``: "pass_all" or "no_counter"), ``at`` (ms). A manual pass
+    is the one that counts when there are both."""
+    window_id = window.id
+    records = _records(game_id, seat, window)
     if not records:
         return None
     chosen = next((r for r in records if r.metadata.get("origin", MANUAL) == MANUAL), records[0])
@@ -79,8 +83,8 @@ def pass_of(game_id: uuid.UUID, seat: int, window_id: str) -> dict[str, Any] | N
     }
 
 
-def passed_by_hand(game_id: uuid.UUID, seat: int, window_id: str) -> bool:
-    found = pass_of(game_id, seat, window_id)
+def passed_by_hand(game_id: uuid.UUID, seat: int, window: Window) -> bool:
+    found = pass_of(game_id, seat, window)
     return found is not None and found["origin"] == MANUAL
 
 
@@ -107,13 +111,13 @@ def check(
     answered = rules.answered_window(command)
     if answered != window.id:
         return None
-    if passed_by_hand(table.id, seat, window.id):
+    if passed_by_hand(table.id, seat, window):
         raise RuleViolation("already_passed", "You passed on this window; a pass is final.")
     if not rules.is_pass(command):
         return None  # a counter: public, the first one wins
     meta = dict(metadata or {})
     meta.setdefault("origin", MANUAL)
-    meta.update(sealed=window.id, seat=seat)
+    meta.update(sealed=window.id, deadline=window.deadline, seat=seat)
     try:
         with transaction.atomic():
             CommandRecord.objects.create(
@@ -139,7 +143,7 @@ def seat_view(
     without answers to that window once it passed by hand (``state_view`` is changed)."""
     if window is None or seat is None or not seals(table):
         return None
-    found = pass_of(table.id, seat, window.id)
+    found = pass_of(table.id, seat, window)
     if found is not None and found["origin"] == MANUAL and "legal" in state_view:
         rules = STANDING[table.game]
         state_view["legal"] = rules.without_answers(state_view["legal"], window.id)

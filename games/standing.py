@@ -207,7 +207,7 @@ def standing_react(
     preferences = standing_of_seats(game_id)
     done: dict[int, str] = {}
     for seat in due:
-        if sealing.passed_by_hand(game_id, seat, window.id):
+        if sealing.passed_by_hand(game_id, seat, window):
             continue  # its own pass is final (and sealed)
         chosen = preferences.get(seat, Preferences()).for_engine(rules)
         reaction = rules.standing_reaction(state, seat, chosen, now=now)
@@ -216,18 +216,25 @@ def standing_react(
         actor = f"user:{users[seat]}"
         command = loaded.definition.encode_command(reaction.command)
         if reaction.reason == rules.DECLARED:
-            if _counter(table, seat, actor, command, window.id, now):
+            if _counter(table, seat, actor, command, window, now):
                 done[seat] = reaction.reason
                 break  # the first counter closes the window
-        elif sealing.pass_of(game_id, seat, window.id) is not None:
+        elif sealing.pass_of(game_id, seat, window) is not None:
             continue  # passed (sealed) on this window already
-        elif _pass(table, seat, actor, command, window.id, reaction.reason, now):
+        elif _pass(table, seat, actor, command, window, reaction.reason, now):
             done[seat] = reaction.reason
     return done
 
 
+def _answer_id(table: Table, window: Window, seat: int, kind: str) -> uuid.UUID:
+    # the deadline too: an undone window's id comes back with a later deadline
+    return service.derived_command_id(
+        table.id, f"standing:{window.id}:{window.deadline}:{seat}:{kind}"
+    )
+
+
 def _counter(
-    table: Table, seat: int, actor: str, command: dict[str, Any], window_id: str, now: int
+    table: Table, seat: int, actor: str, command: dict[str, Any], window: Window, now: int
 ) -> bool:
     try:
         service.game_command_execute(
@@ -235,7 +242,7 @@ def _counter(
             seat=seat,
             actor=actor,
             command=command,
-            command_id=service.derived_command_id(table.id, f"standing:{window_id}:{seat}:c"),
+            command_id=_answer_id(table, window, seat, "c"),
             metadata={"origin": ORIGIN, "reason": "declared"},
             table=table,
         )
@@ -250,7 +257,7 @@ def _pass(
     seat: int,
     actor: str,
     command: dict[str, Any],
-    window_id: str,
+    window: Window,
     reason: str,
     now: int,
 ) -> bool:
@@ -262,7 +269,7 @@ def _pass(
             seat=seat,
             actor=actor,
             command=command,
-            command_id=service.derived_command_id(table.id, f"standing:{window_id}:{seat}:p"),
+            command_id=_answer_id(table, window, seat, "p"),
             metadata={"origin": ORIGIN, "reason": reason},
             now=now,
             table=table,
@@ -273,10 +280,10 @@ def _pass(
     return True
 
 
-def standing_pass_of(game_id: uuid.UUID, seat: int, window_id: str) -> dict[str, Any] | None:
+def standing_pass_of(game_id: uuid.UUID, seat: int, window: Window) -> dict[str, Any] | None:
     """The seat's sealed pass on ``window_id``, if any (for the seat's own client:
     "passed automatically", or by hand)."""
-    return sealing.pass_of(game_id, seat, window_id)
+    return sealing.pass_of(game_id, seat, window)
 
 
 def open_window(table: Table, state: Any) -> Window | None:

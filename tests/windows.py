@@ -20,7 +20,7 @@ def to_answer(game_id: Any, state: Any, game: str = "family_business") -> list[i
     if window is None:
         return list(status.awaiting)
     gid = uuid.UUID(str(game_id))
-    return [s for s in status.awaiting if sealing.pass_of(gid, s, window.id) is None]
+    return [s for s in status.awaiting if sealing.pass_of(gid, s, window) is None]
 
 
 def run_out(game_id: Any, state: Any, game: str = "family_business") -> bool:

@@ -148,6 +148,7 @@ def test_a_standing_pass_is_private_and_appends_nothing(alice, bob, carol, game)
         "origin": "standing",
         "reason": "no_counter",
         "sealed": window,
+        "deadline": record.metadata["deadline"],
         "seat": 2,
     }
     assert standing_react(game_id=uuid.UUID(game)) == {}  # once a window
@@ -400,3 +401,21 @@ def test_the_sweeper_answers_each_window_once(alice, bob, carol, game) -> None:
     assert carol.state(game)["window_pass"]["reason"] == "no_counter"
     assert tasks.sweep_once()["standing"] == 0
     assert CommandRecord.objects.filter(stream_id=game, seat=2).count() == 1
+
+
+def test_an_undone_window_that_comes_back_is_a_new_window(alice, bob, carol, game) -> None:
+    """Undo takes the window back and its id comes back with the next one; a pass made on
+    the undone one does not count on the new one (a window is its id and deadline)."""
+    play_contract(alice, game, 0)
+    window = alice.state(game)["state"]["window"]
+    assert carol.command(game, {"type": "pass", "window": window["id"]}).status_code == 201
+    assert carol.state(game)["window_pass"]["origin"] == "manual"
+    undone = alice.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
+    assert undone.status_code == 201, undone.content
+    play_contract(alice, game, 0)
+    again = alice.state(game)["state"]["window"]
+    assert again["id"] == window["id"] and again["deadline"] > window["deadline"]
+    mine = carol.state(game)
+    assert mine["window_pass"] is None
+    assert any(o.get("window") == again["id"] for o in mine["state"]["legal"])
+    assert carol.command(game, {"type": "pass", "window": again["id"]}).status_code == 201
