@@ -186,8 +186,9 @@ def standing_react(
 ) -> dict[int, str]:
     """Apply the standing preferences of the human seats the open window waits on (only
     ``seats``, if given; only if it is ``window_id``, if given). Returns what each seat's
-    preferences did: "declared" (a counter played), "pass_all" or "no_counter" (a private
-    pass recorded). Idempotent: each seat answers a window once of each kind."""
+    preferences did: "declared" (a counter played), "pass_all" or "no_counter" (the seat's
+    pass: sealed at a table of people). Idempotent: each seat answers a window once of
+    each kind."""
     now = service.clock_ms() if now is None else now
     table = service.table_get(game_id, seats=True)
     if table.status != Table.Status.STARTED or table.game not in RULES:
