@@ -82,22 +82,28 @@ class RulingsView(ReviewView):
         tags=["history"],
         summary="Tournament directors' rulings on this game",
         description="Notes and decided results (a win awarded, the game voided), oldest "
-        "first; the latest deciding ruling is the game's result (`table.result`).",
+        "first; the latest deciding ruling is the game's result (`table.result`). Shown "
+        "once the game is over (to staff at any time): a note made during play may "
+        "discuss hidden cards.",
         parameters=[GAME_ID],
         responses={200: schema.RulingListSerializer},
     )
     def get(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id)
         return Response(
-            {"game_id": str(access.table.id), "rulings": reviews.rulings_of(access.table)}
+            {
+                "game_id": str(access.table.id),
+                "rulings": reviews.rulings_of(access.table, request.user),
+            }
         )
 
     @extend_schema(
         tags=["history"],
         summary="Record a ruling (staff: tournament directors)",
-        description="A `note`, or a result decided by the director for a game that is "
-        "over: `award` (the win to `winners`) or `void`. Appended with who and why; the "
-        "game's events are never rewritten.",
+        description="A `note`, or a result decided by the director: `award` (the win to "
+        "`winners`) or `void`. A result decided for a running game ends it at once (the "
+        "table finishes; later commands answer 409 `game_over`). Appended with who and "
+        "why; the game's events are never rewritten.",
         parameters=[GAME_ID],
         request=RulingCreateSerializer,
         responses={201: schema.RulingSerializer},

@@ -293,6 +293,11 @@ class FeedSerializer(Serializer):
     events = EventSerializer(many=True)
     has_more = serializers.BooleanField(help_text="Ask again with after = the last seq.")
     revealed = serializers.BooleanField()
+    finished = serializers.BooleanField(
+        help_text="The game is over (by its end or a tournament director's ruling): nothing "
+        "more will be appended. A long-poll waiting on a game that ends without an event "
+        "(a ruling) answers at once with no events and this true."
+    )
     server_time = serializers.IntegerField()
 
 
@@ -794,15 +799,14 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         + ("annotation_not_allowed", "position_out_of_range", "bad_review"),
     ),
     ("get", "/api/v1/games/{game_id}/rulings"): Operation(
-        "games_rulings_list", SIGNED_IN + STARTED
+        "games_rulings_list", SIGNED_IN + STARTED + ("ruling_not_allowed",)
     ),
     ("post", "/api/v1/games/{game_id}/rulings"): Operation(
         "games_rulings_create",
         SIGNED_IN
         + UNSAFE
         + STARTED
-        + ("ruling_not_allowed", "position_out_of_range", "bad_review", "bad_winners")
-        + ("game_not_over",),
+        + ("ruling_not_allowed", "position_out_of_range", "bad_review", "bad_winners"),
     ),
     # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
     ("get", "/healthz"): Operation("healthz", common=("method_not_allowed", "not_acceptable")),

@@ -38,6 +38,14 @@ def parse(payload: str) -> tuple[uuid.UUID, int] | None:
         return None
 
 
+def announce(stream_id: uuid.UUID, seq: int) -> None:
+    """Announce ``stream_id`` at ``seq`` without appending, in the caller's transaction
+    (delivered on its commit, like the trigger's): for a change beside the stream that its
+    listeners should read again (a tournament director's ruling ending a game)."""
+    with connections["default"].cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{stream_id}:{seq}"])
+
+
 def connection_params(alias: str = "default") -> dict[str, Any]:
     """What psycopg needs to reach the database Django uses (its async connection takes
     no Django cursor classes or adapters)."""

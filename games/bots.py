@@ -42,8 +42,8 @@ def bot_move(
     The command id is ``bot:<seat>:<version>``: a duplicate task makes no second move."""
     table = table or table_get(game_id, seats=True)
     seats = bot_seats(table)
-    if not seats:
-        return None
+    if not seats or table.status != Table.Status.STARTED:
+        return None  # (finished: over, or ended by a ruling the engine does not know of)
     loaded = game_load(game_id=game_id, table=table)
     if version is not None and version != loaded.version:
         return None

@@ -16,7 +16,7 @@ from typing import Any
 from events.chain import GENESIS
 from events.models import StoredEvent
 from events.store import CommandSeenBefore, ConcurrencyConflict, Projection, TailRow, append_command
-from games import cache, selectors
+from games import cache, reviews, selectors
 from games.clock import clock_ms, clock_row, clock_upsert, resend_timers, schedule_after
 from games.core import Game, RuleViolation, Window
 from games.errors import ServiceError
@@ -105,6 +105,12 @@ def execute(
                 if prior is not None:
                     return prior
             try:
+                if attempt:
+                    # a lost race may have been with a ruling ending the game (the
+                    # database refuses appends to a decided game): read the table again
+                    table = table_get(table.id, seats=True)
+                if table.status == Table.Status.FINISHED:
+                    reviews.refuse_if_decided(table)  # the engine may not know it ended
                 parsed = definition.decode_command(payload)
                 outcome = _decide_and_append(
                     table,
@@ -253,6 +259,8 @@ def close_window(
         return None  # not due: refusing it under the derived id would block the real close
     command_id = derived_command_id(game_id, f"close:{window_id}:{deadline}")
     loaded = game_load(game_id=game_id)
+    if loaded.table.status == Table.Status.FINISHED:
+        return None  # over (a ruling may have ended it mid-window): nothing closes now
     definition = loaded.definition
     window = definition.status(loaded.state).window
     command = definition.close_command(Window(window_id, deadline))

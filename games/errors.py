@@ -74,7 +74,10 @@ SERVICE: dict[str, Code] = {
         "Only staff, and the game's players once it is over, may annotate a game or read "
         "its annotations.",
     ),
-    "ruling_not_allowed": Code(403, "Only tournament directors (staff) record rulings."),
+    "ruling_not_allowed": Code(
+        403,
+        "Only tournament directors (staff) record rulings; others read them once the game is over.",
+    ),
     "position_out_of_range": Code(
         422, "A position is one of the game's events, 1 to `extra.version`."
     ),
@@ -85,7 +88,6 @@ SERVICE: dict[str, Code] = {
         422,
         "An award names one or more different seats of the game; a note or a void names none.",
     ),
-    "game_not_over": Code(409, "A result is decided only for a game that is over."),
 }
 
 CODES: dict[str, str] = {code: c.message for code, c in SERVICE.items()}

@@ -2,7 +2,9 @@
 game clock (``games.models.GameClock``) and a table's end (``games.models.Table``).
 
 Each is a typed object the store runs in the statement that appends the events
-(``events.store.Projection``), so it commits with them or not at all."""
+(``events.store.Projection``), so it commits with them or not at all. A tournament
+director's ruling that ends a running game writes two of them without an append, in its own
+transaction (``games.reviews``): ``ClockCleared`` and ``TableFinished``."""
 
 from __future__ import annotations
 
@@ -111,3 +113,29 @@ class TableFinished:
     @property
     def params(self) -> Sequence[Any]:
         return [Table.Status.FINISHED, self.table_id]
+
+
+@dataclass(frozen=True)
+class ClockCleared:
+    """The game waits for nothing any more (a tournament director's ruling ended it): no
+    window, turn or bot is due, and no clock loop's claim holds the row. Run first in the
+    ruling's transaction, it takes the row's lock (an upsert, in case there is none), so an
+    append in flight commits before the ruling reads the game's version. The row keeps the
+    version of the last append."""
+
+    game_id: uuid.UUID
+
+    @property
+    def sql(self) -> str:
+        return """
+INSERT INTO games_gameclock AS c (game_id, version, window_id, turn_key, updated_at)
+VALUES (%s, 0, '', '', now())
+ON CONFLICT (game_id) DO UPDATE SET
+    window_id = '', window_deadline_ms = NULL, turn_key = '', turn_deadline_ms = NULL,
+    bot_due_ms = NULL, claimed_until_ms = NULL, updated_at = now()
+RETURNING game_id
+"""
+
+    @property
+    def params(self) -> Sequence[Any]:
+        return [self.game_id]

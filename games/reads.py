@@ -8,6 +8,10 @@ Every read of a game goes through here: the caller becomes a *viewer* (their sea
 spectator, or staff) and state and events leave only through the engine's projection
 (``view`` and ``redact_event``). A spectator of a table with ``spectator_delay`` N sees the
 game as it was N events ago; once the game is over everything is revealed to everyone.
+
+A game is over when its table is finished: by the game's own end, or by a tournament
+director's ruling (``games.reviews``), which ends play without an event, so the engine's
+state may still run. Such a game reads as over all the same (``ruled_view``).
 """
 
 from __future__ import annotations
@@ -108,7 +112,9 @@ def access_for(
 
 def refreshed(access: Access, loaded: LoadedGame | None = None) -> Access:
     """The same caller, with the table re-read (its status may have changed). Given the
-    game just loaded, only re-read when the game has ended since the table was read."""
+    game just loaded, only re-read when the game has ended since the table was read (a
+    ruling's end shows in the table only: callers that must see it re-check the table,
+    as ``current_document`` does, or read the feed's batch, whose status is fresh)."""
     if loaded is not None and (access.finished or not over(loaded)):
         return access
     return access_for(access.table.id, access.user)
@@ -184,34 +190,56 @@ def visible_state(access: Access, loaded: LoadedGame) -> tuple[Any, int]:
     return game_load(game_id=access.table.id, upto=upto, table=access.table).state, upto
 
 
-def state_view(access: Access, state: Any, *, now: int, revealed: bool = False) -> dict[str, Any]:
+def state_view(
+    access: Access,
+    state: Any,
+    *,
+    now: int,
+    revealed: bool = False,
+    decided: reviews.Decided | None = None,
+) -> dict[str, Any]:
     """The engine's view of ``state`` for this viewer. ``revealed`` shows every hand and the
-    deck (a finished game replayed at an earlier point): the staff projection, relabelled."""
+    deck (a finished game replayed at an earlier point): the staff projection, relabelled.
+    ``decided``: the ruling that ended the game, if it is ``state``'s (``ruled_view``)."""
     definition = access.definition
     over_now = definition.status(state).over
-    if revealed and not over_now:
+    if (revealed or decided is not None) and not over_now:
         out = definition.view(state, "staff", now=now)
         out["viewer"] = access.viewer
         out["revealed"] = True
         out["seed"] = access.table.seed
-        return out
+        return out if decided is None else ruled_view(out, decided)
     out = definition.view(state, access.viewer, now=now)
     out["revealed"] = over_now
     return out
 
 
+def ruled_view(view: dict[str, Any], decided: reviews.Decided) -> dict[str, Any]:
+    """A view of the state a ruling ended, as over: every hand shown (the caller's staff
+    projection), the ruling's winners, nothing left to play and no window running. The
+    engine's state is untouched; the views of every game carry ``over`` and ``winners``."""
+    view["over"] = True
+    view["winners"] = list(decided.winners)
+    view["legal"] = []
+    if view.get("window") is not None:
+        view["window"] = None
+    return view
+
+
 def live_fields(access: Access, loaded: LoadedGame, *, delayed: bool = False) -> dict[str, Any]:
     """What the game document and the command result add to the state for this caller:
-    ``undo_available`` (their seat may undo now) and ``turn_deadline`` (server time, ms)."""
+    ``undo_available`` (their seat may undo now) and ``turn_deadline`` (server time, ms).
+    Neither once the table is finished (a ruling may end a game the engine runs on)."""
+    ended = access.finished or over(loaded)
     return {
         "undo_available": selectors.undo_available(
             access.table,
             seat=access.seat,
             version=loaded.version,
-            over=over(loaded),
+            over=ended,
             last=loaded.last_command,
         ),
-        "turn_deadline": None if delayed else running_turn_deadline(access.table, loaded),
+        "turn_deadline": None if delayed or ended else running_turn_deadline(access.table, loaded),
     }
 
 
@@ -223,8 +251,9 @@ def winners(definition: Game, state: Any) -> list[int] | None:
 
 def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, Any]:
     state, version = visible_state(access, loaded)
-    view = state_view(access, state, now=now)
-    window = access.definition.status(state).window
+    decided = reviews.decided_result(access.table)  # (read for a finished table only)
+    view = state_view(access, state, now=now, decided=decided)
+    window = None if access.finished else access.definition.status(state).window
     return {
         "game_id": str(access.table.id),
         "version": version,
@@ -234,7 +263,9 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
         "delayed_by": loaded.version - version if access.delay else 0,
         "window_remaining_ms": max(0, window.deadline - now) if window else None,
         **live_fields(access, loaded, delayed=version != loaded.version),
-        "table": table_document(access.table, access.user, winners(access.definition, state)),
+        "table": table_document(
+            access.table, access.user, winners(access.definition, state), decided
+        ),
         "state": view,
     }
 
@@ -444,8 +475,10 @@ def started_document(table_id: uuid.UUID, user: AbstractBaseUser | AnonymousUser
 
 
 def current_document(game_id: uuid.UUID, user: AbstractBaseUser | AnonymousUser) -> dict[str, Any]:
-    """The game as this caller may see it now (an overdue window closed first)."""
-    access = access_for(game_id, user, state_follows=True)
+    """The game as this caller may see it now (an overdue window closed first). The
+    table's status is re-read (one small query for a running game): a ruling finishes a
+    table without an append, so the loaded game cannot tell."""
+    access = access_for(game_id, user)
     access.require_started()
     loaded = game_read(game_id=access.table.id, table=access.table)
     return game_document(refreshed(access, loaded), loaded, now=clock_ms())

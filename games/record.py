@@ -94,7 +94,7 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
             .select_related("author")
             .order_by("seq", "id")
         ],
-        "rulings": reviews.rulings_of(table) if table.status != Table.Status.OPEN else [],
+        "rulings": reviews.ruling_documents(table) if table.status != Table.Status.OPEN else [],
     }
 
 

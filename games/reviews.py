@@ -8,10 +8,21 @@ database refuses UPDATE and DELETE on them, ``games/migrations/0005_reviews.py``
   time, everyone else once the game is over (an annotation made during play may discuss
   hidden cards);
 - a **ruling** is a tournament director's (staff's) note, or a result the director decides:
-  a win awarded to some seats, or the game voided. A deciding ruling is for a game that is
-  over (a running game is ended by play, resignation or its timers first); the latest
-  deciding ruling is the game's result, which the API's ``winners`` and ``result`` show.
-  Rulings are public to everyone who may see the game.
+  a win awarded to some seats, or the game voided. The latest deciding ruling is the game's
+  result, which the API's ``winners`` and ``result`` show. Staff read rulings at any time,
+  everyone else once the game is over (a note made during play may discuss hidden cards).
+
+A deciding ruling on a running game (a player vanished, a dispute) ends play at once: one
+transaction appends the ruling and what follows from it, never an event. It takes the
+game's clock row first and clears it (so it waits for an append in flight, and no timer,
+sweeper, clock loop or bot finds anything due), reads the game's version, finishes the
+table (``games.projections``) and announces itself on the appends' channel
+(``fb_events``, '<game>:<version>', as an append would): the feed's waiters read again
+and see the game over. The database refuses any later append to the game
+(``games/migrations/0008_ruled_games_take_no_appends.py``); the service refuses every
+command, undo and standing-reaction change first, with ``game_over`` naming the ruling
+(``refusal``). The game's own events still end where play stopped: readers treat the
+finished table as the game's end (hands revealed, nothing offered).
 """
 
 from __future__ import annotations
@@ -21,17 +32,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser, User
-from django.db import transaction
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.db import connection, transaction
 
+from events.notify import announce
 from events.store import iso, stream_version
+from games import cache
 from games.errors import ServiceError
 from games.models import Annotation, Ruling, Table
+from games.projections import ClockCleared, TableFinished
 
 MAX_TEXT = 2000  # characters of an annotation's text or a ruling's reason
 
 
-def _is_staff(user: User | AnonymousUser) -> bool:
+def _is_staff(user: AbstractBaseUser | AnonymousUser) -> bool:
     return bool(getattr(user, "is_staff", False))
 
 
@@ -40,8 +54,12 @@ def _started(table: Table) -> None:
         raise ServiceError("not_started", "The table has not started yet.")
 
 
-def may_read_annotations(table: Table, user: User | AnonymousUser) -> bool:
+def may_read_annotations(table: Table, user: AbstractBaseUser | AnonymousUser) -> bool:
     return _is_staff(user) or table.status == Table.Status.FINISHED
+
+
+# Rulings as annotations: a director's note during play may discuss hidden cards.
+may_read_rulings = may_read_annotations
 
 
 def annotation_document(a: Annotation) -> dict[str, Any]:
@@ -55,7 +73,7 @@ def annotation_document(a: Annotation) -> dict[str, Any]:
     }
 
 
-def annotations_of(table: Table, user: User | AnonymousUser) -> list[dict[str, Any]]:
+def annotations_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> list[dict[str, Any]]:
     """Every annotation of the game in position order (then as written), for a reader who
     may see them; ``annotation_not_allowed`` otherwise."""
     _started(table)
@@ -127,6 +145,19 @@ class Decided:
     def document(self) -> dict[str, Any]:
         return {"decided_by": "ruling", "ruling": self.ruling, "kind": self.kind}
 
+    def refusal(self) -> ServiceError:
+        """What a command, an undo or a standing-reaction change on the game answers."""
+        what = "voided the game" if self.kind == Ruling.Kind.VOID else "awarded the win"
+        return ServiceError(
+            "game_over",
+            f"The game is over: a tournament director decided it by a ruling ({what}); "
+            "nothing more can be played.",
+            decided_by="ruling",
+            ruling=self.ruling,
+            kind=self.kind,
+            winners=self.winners,
+        )
+
 
 def ruling_document(r: Ruling) -> dict[str, Any]:
     return {
@@ -141,8 +172,21 @@ def ruling_document(r: Ruling) -> dict[str, Any]:
     }
 
 
-def rulings_of(table: Table) -> list[dict[str, Any]]:
+def rulings_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> list[dict[str, Any]]:
+    """Every ruling on the game, oldest first, for a reader who may see them (staff at any
+    time, everyone else once the game is over); ``ruling_not_allowed`` otherwise."""
     _started(table)
+    if not may_read_rulings(table, user):
+        raise ServiceError(
+            "ruling_not_allowed",
+            "A game's rulings are shown once it is over (to staff at any time).",
+        )
+    return ruling_documents(table)
+
+
+def ruling_documents(table: Table) -> list[dict[str, Any]]:
+    """Every ruling on the game, oldest first, unchecked: for the export, whose readers
+    (staff, and the players once the game is over) may read them."""
     rows = Ruling.objects.filter(table=table).select_related("author").order_by("id")
     return [ruling_document(r) for r in rows]
 
@@ -157,7 +201,9 @@ def ruling_record(
     seq: int | None = None,
 ) -> dict[str, Any]:
     """Append a tournament director's ruling (staff only). An award names the seats that
-    win; a note or a void names none. Deciding a result needs the game to be over."""
+    win; a note or a void names none. A deciding ruling on a running game ends it: the
+    table finishes and the game's clock row is cleared in the same transaction (see the
+    module's docstring)."""
     _started(table)
     if not _is_staff(user):
         raise ServiceError("ruling_not_allowed", "Only tournament directors (staff) rule.")
@@ -175,24 +221,34 @@ def ruling_record(
             )
     elif seats:
         raise ServiceError("bad_winners", "Only an award names winners.", winners=seats)
-    if kind != Ruling.Kind.NOTE and table.status != Table.Status.FINISHED:
-        raise ServiceError(
-            "game_not_over",
-            "A result is decided for a game that is over; end it first (resignation, "
-            "timers) or record a note.",
-        )
+    text = _text(reason, "reason")
+    deciding = kind != Ruling.Kind.NOTE
     with transaction.atomic():
+        if deciding:
+            # First the clock row: an append in flight holds it until it commits, so the
+            # version read next includes it, and every later append meets the trigger.
+            _run(ClockCleared(table.id))
         version = _position(table, seq)
         ruling = Ruling.objects.create(
             table=table,
             kind=kind,
             winners=seats,
-            reason=_text(reason, "reason"),
+            reason=text,
             seq=seq,
             version=version,
             author=user,
         )
+        if deciding:
+            _run(TableFinished(table.id))
+            announce(table.id, version)  # on commit, like an append's announcement
+    if deciding:
+        cache.tables.discard(table.id)  # this process's; others re-read a started table
     return ruling_document(ruling)
+
+
+def _run(projection: ClockCleared | TableFinished) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(projection.sql, list(projection.params))
 
 
 def decided_results(table_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Decided]:
@@ -209,8 +265,15 @@ def decided_results(table_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Decided]:
 
 
 def decided_result(table: Table) -> Decided | None:
-    """A finished game's decided result, if a ruling decided one (deciding rulings exist
-    only for finished games: nothing is read for the others)."""
+    """A finished game's decided result, if a ruling decided one (a deciding ruling
+    finishes its game: nothing is read for the others)."""
     if table.status != Table.Status.FINISHED:
         return None
     return decided_results([table.id]).get(table.id)
+
+
+def refuse_if_decided(table: Table) -> None:
+    """Raise ``game_over`` naming the ruling if one decided this (finished) game."""
+    decided = decided_result(table)
+    if decided is not None:
+        raise decided.refusal()

@@ -24,7 +24,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from events.models import CommandRecord
-from games import service
+from games import reviews, service
 from games.core import RuleViolation, Window
 from games.errors import ServiceError
 from games.models import StandingPreference, Table
@@ -111,6 +111,7 @@ def standing_set(
     now = service.clock_ms() if now is None else now
     rules = rules_of(table)
     if table.status == Table.Status.FINISHED:
+        reviews.refuse_if_decided(table)  # (names the ruling that ended it)
         raise RuleViolation("game_over", "The game is over.")
     current = standing_get(game_id=table.id, seat=seat)
     if expected_version is not None and expected_version != current.version:

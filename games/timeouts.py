@@ -108,7 +108,8 @@ def game_read(
     loaded = game_load(game_id=game_id, table=table)
     window = loaded.definition.status(loaded.state).window
     now = clock_ms() if now is None else now
-    if window is not None and now >= window.deadline:
+    finished = loaded.table.status == Table.Status.FINISHED  # a ruling may have ended it
+    if window is not None and now >= window.deadline and not finished:
         close_window(game_id=game_id, window_id=window.id, deadline=window.deadline, now=now)
         loaded = game_load(game_id=game_id, table=table)
     return loaded

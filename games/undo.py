@@ -13,8 +13,14 @@ from typing import Any
 from django.db import transaction
 
 from events.chain import GENESIS
-from events.store import UNDONE, NewEvent, append_command, snapshots_drop_from
-from games import selectors
+from events.store import (
+    UNDONE,
+    ConcurrencyConflict,
+    NewEvent,
+    append_command,
+    snapshots_drop_from,
+)
+from games import reviews, selectors
 from games.clock import clock_ms, clock_row, clock_upsert, resend_timers, schedule_after
 from games.core import Game, RuleViolation
 from games.errors import ServiceError
@@ -69,6 +75,8 @@ def _undo(
 ) -> CommandOutcome:
     if not table.undo_allowed:
         raise ServiceError("undo_not_allowed", mode=table.mode)
+    if table.status == Table.Status.FINISHED:
+        reviews.refuse_if_decided(table)  # a ruling ended it (the engine may not know)
     with transaction.atomic():
         loaded = game_load(game_id=table.id, table=table)
         before = definition.status(loaded.state)
@@ -92,20 +100,26 @@ def _undo(
                 "command_id": str(last.command_id),
             },
         )
-        rows, returned = append_command(
-            stream_id=table.id,
-            expected_version=loaded.version,
-            prev_hash=loaded.last_hash or GENESIS,
-            events=[marker],
-            actor=actor,
-            command_id=command_id,
-            seat=seat,
-            command=dict(UNDO),
-            expected_by_client=None,
-            now_ms=now,
-            metadata=dict(metadata or {}),
-            also=[clock_upsert(table.id, version, clock)],
-        )
+        try:
+            rows, returned = append_command(
+                stream_id=table.id,
+                expected_version=loaded.version,
+                prev_hash=loaded.last_hash or GENESIS,
+                events=[marker],
+                actor=actor,
+                command_id=command_id,
+                seat=seat,
+                command=dict(UNDO),
+                expected_by_client=None,
+                now_ms=now,
+                metadata=dict(metadata or {}),
+                also=[clock_upsert(table.id, version, clock)],
+            )
+        except ConcurrencyConflict:
+            # Something was appended since, or a ruling ended the game meanwhile (the
+            # database refuses appends to a decided game).
+            reviews.refuse_if_decided(table_get(table.id))
+            raise ServiceError("other_seat_acted", "Something has happened since.") from None
         # Snapshots inside the undone range no longer describe the game: drop them.
         snapshots_drop_from(table.id, last.first_seq)
         schedule_after(table, before, clock, version, ClockUpsert.kept_deadline(returned[0]))

@@ -17,6 +17,11 @@ that comes back for the next events (the usual case) is answered from memory, wi
 database read, as long as the listener has heard every announcement since that batch was
 read (``remembered``). Any doubt (the listener lost its connection, the batch is older
 than an announcement, it does not reach back to the caller's seq) means a read.
+
+An announcement of a seq the stream already had is not an append: a tournament director's
+ruling ended the game (``games.reviews`` announces it as '<game>:<version>'). The stream's
+subscribers are handed a new batch all the same (its ``finished`` is what changed), and
+the remembered one is forgotten.
 """
 
 from __future__ import annotations
@@ -206,6 +211,10 @@ class Hub:
         stream = self._streams.get(stream_id)
         if stream is None:
             return  # nobody here waits on it
+        if seq <= stream.version:
+            # Not a new event: something beside the stream changed (a ruling ended the
+            # game, ``games.reviews``); what is remembered may say it runs. Read again.
+            stream.last = None
         stream.version = max(stream.version, seq)
         if stream.subscribers:
             self._read_soon(stream_id, stream)

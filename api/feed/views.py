@@ -285,7 +285,9 @@ def spread(wait: float) -> float:
 
 
 async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
-    """``GET /api/v1/games/<id>/events?after=&wait=&limit=`` (see ``FeedView``)."""
+    """``GET /api/v1/games/<id>/events?after=&wait=&limit=`` (see ``FeedView``). A wait
+    ends with the first events the caller may see, or when a game running at the start
+    ends without one (a ruling: the answer's ``finished`` says so)."""
     local = state()
     try:
         local.limits.check_capacity()  # before any database work: shed load cheaply
@@ -297,10 +299,12 @@ async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
             assert batch is not None  # noqa: S101 - read=True
             subscription.after = after
             found = visible_documents(access, batch, after)
+            running = not access.finished
             with local.limits.slot(opened.user_id) as slot:
                 slot.wakers.append(subscription.interrupt)
                 until = time.monotonic() + spread(wait)
-                while not found and not slot.shed.is_set():
+                # until there is news, or the game ends without any (a ruling)
+                while not found and not slot.shed.is_set() and not (running and access.finished):
                     remaining = until - time.monotonic()
                     if remaining <= 0:
                         break
@@ -322,6 +326,7 @@ async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
             "events": shown,
             "has_more": bool(shown) and shown[-1]["seq"] < visible,
             "revealed": access.finished,
+            "finished": access.finished,
             "server_time": clock_ms(),
         }
     )

@@ -10,9 +10,21 @@ import uuid
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from games.models import Annotation, Ruling
+from events.store import ConcurrencyConflict, NewEvent, append
+from games import cache, selectors, service
+from games.models import Annotation, GameClock, Ruling, Table
+from games.tasks import sweep_once
 from games.verify import verify_record
-from tests.api.helpers import create_table, seat_all, start
+from tests.api.helpers import (
+    create_table,
+    event_count,
+    play_contract,
+    seat_all,
+    start,
+    undoable_game,
+)
+
+FI = "FAMILY_INFLUENCE"
 
 pytestmark = pytest.mark.django_db
 
@@ -142,22 +154,31 @@ def test_reviews_are_append_only(staff, game) -> None:
 # --- rulings ----------------------------------------------------------------------------------
 
 
-def test_only_staff_rule_and_everyone_who_sees_the_game_reads_rulings(
-    alice, mallory, staff, game
+def test_only_staff_rule_and_read_rulings_during_play_everyone_once_it_is_over(
+    alice, bob, carol, mallory, staff, game
 ) -> None:
     for player in (alice, mallory):
         response = rule(player, game, kind="note", reason="I rule!")
         assert (response.status_code, code(response)) == (403, "ruling_not_allowed")
-    response = rule(staff, game, kind="note", reason="Slow play warning for alice.", seq=2)
+    response = rule(staff, game, kind="note", reason="alice holds a HIT; warned.", seq=2)
     assert response.status_code == 201, response.content
     ruling = response.json()
     assert ruling["kind"] == "note" and ruling["winners"] == [] and ruling["seq"] == 2
     assert ruling["author"]["name"] == "staff" and ruling["version"] >= 7
-    for player in (alice, mallory):
-        assert player.get(f"/games/{game}/rulings").json()["rulings"] == [ruling]
+    # during play a note may discuss hidden cards: staff only
+    assert staff.get(f"/games/{game}/rulings").json()["rulings"] == [ruling]
+    for player in (alice, bob, mallory):
+        response = player.get(f"/games/{game}/rulings")
+        assert (response.status_code, code(response)) == (403, "ruling_not_allowed")
+    assert staff.get(f"/games/{game}/export").json()["rulings"] == [ruling]
     # a note decides nothing
     table = alice.state(game)["table"]
     assert table["status"] == "started" and table["result"] is None
+
+    finish(game, alice, carol)  # once it is over everyone who sees the game reads them
+    for player in (alice, bob, mallory):
+        assert player.get(f"/games/{game}/rulings").json()["rulings"] == [ruling]
+    assert bob.get(f"/games/{game}/export").json()["rulings"] == [ruling]
 
 
 @pytest.mark.parametrize(
@@ -186,11 +207,133 @@ def test_bad_rulings_are_refused_with_a_code_and_nothing_recorded(
     assert Ruling.objects.count() == 0
 
 
-def test_a_result_is_decided_only_for_a_game_that_is_over(alice, staff, game) -> None:
-    for body in ({"kind": "void", "reason": "x"}, {"kind": "award", "reason": "x", "winners": [1]}):
-        response = rule(staff, game, **body)
-        assert (response.status_code, code(response)) == (409, "game_not_over")
-    assert Ruling.objects.count() == 0
+def refused_as_ruled(response, ruling: int) -> None:
+    assert (response.status_code, code(response)) == (409, "game_over"), response.content
+    body = response.json()
+    assert "ruling" in body["message"] and body["extra"]["ruling"] == ruling
+    assert body["extra"]["decided_by"] == "ruling"
+
+
+def test_an_award_ends_a_running_game_and_nothing_is_played_after_it(
+    alice, bob, carol, mallory, staff, game
+) -> None:
+    before = staff.get(f"/games/{game}/audit").json()
+    assert bob.state(game)["table"]["status"] == "started"  # bob's turn
+
+    award = rule(staff, game, kind="award", winners=[2], reason="bob left; carol led.")
+    assert award.status_code == 201, award.content
+    ruling = award.json()
+    assert ruling["version"] == before["version"]
+
+    # the projections that follow: the table finished, the clock waits for nothing
+    table = Table.objects.get(id=game)
+    assert table.status == Table.Status.FINISHED
+    clock = GameClock.objects.get(game_id=game)
+    assert (clock.window_id, clock.window_deadline_ms, clock.turn_key) == ("", None, "")
+    assert (clock.turn_deadline_ms, clock.bot_due_ms, clock.claimed_until_ms) == (None,) * 3
+
+    # every later command, undo and standing change: 409, nothing appended
+    state = bob.state(game)["state"]
+    card = state["players"][1]["hand"][0]["id"]
+    refused_as_ruled(
+        bob.command(game, {"type": "play", "card": card, "discard": True}), ruling["id"]
+    )
+    refused_as_ruled(bob.post(f"/games/{game}/resign", key=str(uuid.uuid4())), ruling["id"])
+    refused_as_ruled(alice.post(f"/games/{game}/undo", key=str(uuid.uuid4())), ruling["id"])
+    changed = alice.client.patch(
+        f"/api/v1/games/{game}/standing", data={"auto_pass": False}, format="json"
+    )
+    refused_as_ruled(changed, ruling["id"])
+    after = staff.get(f"/games/{game}/audit").json()
+    hashes = [(e["seq"], e["hash"]) for e in before["events"]]
+    assert [(e["seq"], e["hash"]) for e in after["events"]] == hashes  # (now revealed)
+    assert after["version"] == before["version"] == event_count(game)
+    assert [c["outcome"] for c in after["commands"][len(before["commands"]) :]] == [
+        "refused"
+    ] * 3  # the two commands and the undo, each logged as refused
+
+    # players and spectators see the decided result, every hand, nothing to play
+    for viewer in (alice, bob, mallory):
+        doc = viewer.state(game)
+        assert doc["table"]["status"] == "finished" and doc["table"]["winners"] == [2]
+        assert doc["table"]["result"] == {
+            "decided_by": "ruling",
+            "ruling": ruling["id"],
+            "kind": "award",
+        }
+        assert doc["state"]["over"] is True and doc["state"]["revealed"] is True
+        assert doc["state"]["winners"] == [2] and doc["state"]["legal"] == []
+        assert all(p["hand"] is not None for p in doc["state"]["players"])  # revealed
+        assert doc["undo_available"] is False and doc["turn_deadline"] is None
+        assert doc["window_remaining_ms"] is None
+        assert viewer.get(f"/tables/{game}").json()["result"]["ruling"] == ruling["id"]
+        assert viewer.get(f"/games/{game}/rulings").json()["rulings"] == [ruling]
+    listed = bob.get("/tables", mine="true").json()["tables"]
+    assert next(t for t in listed if t["id"] == game)["winners"] == [2]
+    assert bob.get(f"/games/{game}/export").json()["rulings"] == [ruling]
+    # the long-poll says the game is over, without events
+    page = bob.get(f"/games/{game}/events", after=before["version"]).json()
+    assert (page["events"], page["finished"], page["revealed"]) == ([], True, True)
+
+
+def test_a_void_ends_a_running_game_in_a_reaction_window(alice, bob, carol, staff) -> None:
+    game = undoable_game(staff, [alice, bob, carol], [["CONTRACT"], [FI], []])
+    assert play_contract(alice, game, 0).status_code == 201
+    doc = bob.state(game)
+    assert doc["state"]["window"] is not None and doc["window_remaining_ms"] > 0
+    version = doc["version"]
+
+    void = rule(staff, game, kind="void", reason="Dispute over the deal; replayed.", seq=2)
+    assert void.status_code == 201, void.content
+    ruling = void.json()["id"]
+
+    passed = bob.command(game, {"type": "pass", "window": doc["state"]["window"]["id"]})
+    refused_as_ruled(passed, ruling)
+    refused_as_ruled(alice.post(f"/games/{game}/undo", key=str(uuid.uuid4())), ruling)
+    assert event_count(game) == version
+    assert GameClock.objects.get(game_id=game).window_deadline_ms is None
+    doc = carol.state(game)
+    assert doc["table"]["winners"] == [] and doc["table"]["result"]["kind"] == "void"
+    assert doc["state"]["over"] is True and doc["state"]["window"] is None
+    assert doc["window_remaining_ms"] is None and doc["state"]["winners"] == []
+    # the timers find nothing to do past the window's deadline: its close, a reader, the
+    # sweeper (tests/timers/test_ruled.py: with a real worker)
+    loaded = service.game_load(game_id=uuid.UUID(game))
+    window = loaded.definition.status(loaded.state).window
+    assert window is not None  # the engine's state still has it: play just stopped there
+    late = window.deadline + 60_000
+    closed = service.close_window(
+        game_id=uuid.UUID(game), window_id=window.id, deadline=window.deadline, now=late
+    )
+    assert closed is None
+    assert service.game_read(game_id=uuid.UUID(game), now=late).version == version
+    assert sweep_once(now=late) == {"windows": 0, "turns": 0, "bots": 0}
+    assert event_count(game) == version
+
+
+def test_a_process_that_cached_the_table_running_is_refused_by_the_database(
+    alice, bob, carol, staff, game
+) -> None:
+    """Another web process still holds the table as started (its cache): its command is
+    decided, the append refused by the database (the ruling is there), and the retry
+    finds the table finished and answers game_over. Nothing is appended."""
+    stale = selectors.table_detail(uuid.UUID(game))
+    version = event_count(game)
+    ruling = rule(staff, game, kind="void", reason="x").json()["id"]
+    cache.tables.put(stale.id, stale)  # as another process still has it
+    card = bob.state(game)["state"]["players"][1]["hand"][0]["id"]
+    cache.tables.put(stale.id, stale)  # (the read above re-checked it)
+    refused_as_ruled(bob.command(game, {"type": "play", "card": card, "discard": True}), ruling)
+    assert event_count(game) == version
+    # and the store itself refuses an append behind the service's back
+    with pytest.raises(ConcurrencyConflict):
+        append(
+            stream_id=uuid.UUID(game),
+            expected_version=version,
+            events=[NewEvent("family_business.Nothing", {})],
+            actor="system",
+        )
+    assert event_count(game) == version
 
 
 def test_a_decided_result_is_the_games_result_and_the_log_is_untouched(

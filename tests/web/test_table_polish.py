@@ -198,4 +198,6 @@ def test_the_lobby_remembers_settings_names_bots_and_shows_who_won(new_page):
     expect(carol.get_by_test_id("winner")).to_have_text("won by carol")
     expect(carol.locator(f'tr[data-table="{table.id}"]')).to_contain_text("(by a ruling)")
     carol.goto(f"/games/{table.id}")
-    expect(carol.get_by_test_id("ruled")).to_contain_text("Result decided by a ruling")
+    expect(carol.get_by_test_id("ruled")).to_contain_text(
+        "Decided by a ruling: the win is awarded to"
+    )

@@ -75,6 +75,18 @@ function esc(text) {
     { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
+/* A result decided by a tournament director's ruling (the table document's `result`,
+   docs/api.md "Rulings"), as a line for a table page: "Decided by a ruling: ...". Empty
+   when play decided it. `name(seat)` names a seat. */
+function rulingLine(table, name, game) {
+  const result = table && table.result;
+  if (!result || result.decided_by !== "ruling") return "";
+  const winners = table.winners || [];
+  const what = result.kind === "void" ? "the game is void"
+    : `the win is awarded to ${winners.map((s) => name(s)).join(" and ")}`;
+  return ` <span class="badge" data-testid="ruled">Decided by a ruling: ${esc(what)}. <a href="/games/${esc(game)}/replay">See the replay</a></span>`;
+}
+
 function showError(err) {
   const box = document.getElementById("error");
   if (!box) return;

@@ -85,7 +85,8 @@ async function follow() {
     if (doc && doc.state.over && lastSeq >= doc.version) return;
     try {
       const page = await api("GET", `/games/${GAME}/events?after=${lastSeq}&wait=${CFG.feedWait}`);
-      if (addEvents(page.events) || page.has_more) await loadState();
+      // (a ruling ends a game with no event: the feed says `finished`)
+      if (addEvents(page.events) || page.has_more || (page.finished && !doc.state.over)) await loadState();
       else if (doc.state.window) await loadState(); // the window may have closed quietly
       if (feedFailed) { showError(null); feedFailed = false; }
     } catch (err) {
@@ -275,11 +276,8 @@ function draw() {
     events: seen,
   };
   renderBoard(state, ctx);
-  const result = doc.table && doc.table.result;
-  if (result && result.decided_by === "ruling") { // a tournament director decided the result
-    document.getElementById("status").insertAdjacentHTML("beforeend",
-      ` <span class="badge" data-testid="ruled">${result.kind === "void" ? "Voided by a ruling" : "Result decided by a ruling"}: <a href="/games/${GAME}/replay">see the replay</a></span>`);
-  }
+  // a tournament director decided the result (api.js); a ruled game's state reads as over
+  document.getElementById("status").insertAdjacentHTML("beforeend", rulingLine(doc.table, seatNamer(state), GAME));
   drawHand(state);
   drawWindow(state, st);
   drawActions(state, st);

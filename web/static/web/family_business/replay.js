@@ -233,7 +233,8 @@ async function loadRulings() {
   try {
     drawRulings((await api("GET", `/games/${GAME}/rulings`)).rulings);
   } catch (err) {
-    showError(err);
+    if (err.status === 403) drawRulings([]); // shown once the game is over (staff: always)
+    else showError(err);
   }
 }
 

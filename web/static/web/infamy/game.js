@@ -78,7 +78,8 @@ async function follow() {
     if (doc && doc.state.over && lastSeq >= doc.version) return;
     try {
       const page = await api("GET", `/games/${GAME}/events?after=${lastSeq}&wait=${CFG.feedWait}`);
-      if (addEvents(page.events) || page.has_more) await loadState();
+      // (a ruling ends a game with no event: the feed says `finished`)
+      if (addEvents(page.events) || page.has_more || (page.finished && !doc.state.over)) await loadState();
       else if (doc.state.deadline) await loadState(); // a timed step may have closed
       if (feedFailed) { showError(null); feedFailed = false; }
     } catch (err) {
@@ -416,6 +417,8 @@ function draw() {
     ctx.spacePick = new Set(placeVariants().map((v) => `${sector}/${v.space}`));
   }
   renderBoard(state, ctx);
+  // a tournament director decided the result (api.js); a ruled game's state reads as over
+  document.getElementById("status").insertAdjacentHTML("beforeend", rulingLine(doc.table, seatNamer(state), GAME));
   drawClock(state);
   drawHand(state);
   drawActions(state);
