@@ -241,6 +241,33 @@ class TableListSerializer(Serializer):
     tables = TableSerializer(many=True)
 
 
+class WindowPassSerializer(Serializer):
+    window = serializers.CharField()
+    origin = serializers.ChoiceField(
+        choices=["manual", "standing"],
+        help_text="`manual`: your own pass (final); `standing`: your standing reactions "
+        "passed for you (you may still counter by hand).",
+    )
+    reason = serializers.ChoiceField(
+        choices=["pass_all", "no_counter"],
+        allow_null=True,
+        help_text="Why your standing reactions passed; null for a manual pass.",
+    )
+    at = serializers.IntegerField(help_text="Server time, ms.")
+
+    class Meta:
+        ref_name = "WindowPass"
+
+
+SEALED_ANSWER_HELP = (
+    "Your sealed pass on the open reaction window, if you passed on it. At a table of two "
+    "or more people every pass is sealed: only you (and staff) see it, and the window runs "
+    'to its first counter or its deadline for everyone (docs/rules.md, "Passes are '
+    'sealed"). Null otherwise, and always at a table of one person and bots, where a pass '
+    "is an ordinary event."
+)
+
+
 class GameDocumentSerializer(Serializer):
     game_id = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The last event's seq you can see.")
@@ -258,6 +285,7 @@ class GameDocumentSerializer(Serializer):
         help_text="Tables with turn_seconds: when the running human turn times out "
         "(server time, ms); null otherwise.",
     )
+    window_pass = WindowPassSerializer(allow_null=True, help_text=SEALED_ANSWER_HELP)
     table = TableSerializer()
     state = GameViewSerializer()
 
@@ -319,6 +347,7 @@ class CommandResultSerializer(Serializer):
         help_text="Tables with turn_seconds: when the running human turn times out "
         "(server time, ms); null otherwise.",
     )
+    window_pass = WindowPassSerializer(allow_null=True, help_text=SEALED_ANSWER_HELP)
     table = TableSerializer()
 
 

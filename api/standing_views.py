@@ -139,12 +139,6 @@ class PassAllStateSerializer(Serializer):
     turn = serializers.IntegerField(allow_null=True, help_text="Until this turn ends.")
 
 
-class StandingPassSerializer(Serializer):
-    window = serializers.CharField()
-    reason = serializers.ChoiceField(choices=["pass_all", "no_counter"])
-    at = serializers.IntegerField(help_text="Server time, ms.")
-
-
 class StandingSerializer(Serializer):
     game_id = serializers.UUIDField()
     seat = serializers.IntegerField()
@@ -152,11 +146,7 @@ class StandingSerializer(Serializer):
     auto_pass = serializers.BooleanField()
     pass_all = PassAllStateSerializer()
     counters = DeclaredCounterSerializer(many=True)
-    window_pass = StandingPassSerializer(
-        allow_null=True,
-        help_text="The open window, if your standing reactions passed on it (only you see "
-        "this: the window still runs for everyone else as if you had not answered).",
-    )
+    window_pass = schema.WindowPassSerializer(allow_null=True, help_text=schema.SEALED_ANSWER_HELP)
     answers = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
         help_text="Each counter kind and the attack kinds it answers.",
@@ -187,7 +177,7 @@ def _document(access: Access, seat: int, prefs: standing.Preferences) -> dict[st
             "turn": prefs.pass_turn,
         },
         "counters": prefs.counters,
-        "window_pass": standing.standing_pass_of(table.id, seat, window.id) if window else None,
+        "window_pass": standing.standing_pass_of(table.id, seat, window) if window else None,
         "answers": {k: list(v) for k, v in ANSWERS.items()},
         "server_time": now,
     }

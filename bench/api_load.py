@@ -314,11 +314,17 @@ class Runner:
             # think time, or the first reads and moves of every game arrive together
             await asyncio.sleep(self.rng.uniform(0, self.think))
         state = await self.read(client, game, keys[0])
+        passed: set[str] = set()
         while time.monotonic() < self.until and not state.get("over"):
             window = state.get("window")
             awaiting = list(state.get("awaiting") or [])
             if window is not None and awaiting:
-                # everyone the window waits on passes (the window is public)
+                if window["id"] in passed:
+                    # every pass at a table of people is sealed: the window runs its time
+                    await asyncio.sleep(0.5)
+                    state = await self.read(client, game, keys[0])
+                    continue
+                passed.add(window["id"])  # everyone the window waits on passes, once
                 for seat in awaiting:
                     after = await self.command(
                         client, game, keys[seat], {"type": "pass", "window": window["id"]}

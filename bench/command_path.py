@@ -23,12 +23,12 @@ setup()
 
 from django.conf import settings  # noqa: E402
 
-from games.family_business import awaiting  # noqa: E402
 from games.family_business.bots import HeuristicBot  # noqa: E402
 from games.family_business.codec import encode_command  # noqa: E402
 from games.lobby import seat_join, table_create, table_start  # noqa: E402
 from games.service import game_command_execute, game_load  # noqa: E402
 from tests.factories import UserFactory  # noqa: E402
+from tests.windows import run_out, to_answer  # noqa: E402
 
 
 def new_game() -> uuid.UUID:
@@ -54,7 +54,9 @@ def one_round(games: int, commands: int, rng: random.Random) -> tuple[list[float
             ids.remove(game_id)
             ids.append(new_game())
             continue
-        seat = awaiting(loaded.state)[0]
+        if run_out(game_id, loaded.state):
+            continue  # every seat passed (sealed): the window ran its time
+        seat = to_answer(game_id, loaded.state)[0]
         choice = bot.choose(loaded.state, seat, rng)
         if choice is None:
             continue

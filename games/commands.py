@@ -16,7 +16,7 @@ from typing import Any
 from events.chain import GENESIS
 from events.models import StoredEvent
 from events.store import CommandSeenBefore, ConcurrencyConflict, Projection, TailRow, append_command
-from games import cache, reviews, selectors
+from games import cache, reviews, sealing, selectors
 from games.clock import clock_ms, clock_row, clock_upsert, resend_timers, schedule_after
 from games.core import Game, RuleViolation, Window
 from games.errors import ServiceError
@@ -196,6 +196,21 @@ def _decide_and_append(
             expected_version=expected_version,
         )
     events = definition.decide(loaded.state, seat, command, now=now)
+    sealed = sealing.check(
+        table=table,
+        loaded=loaded,
+        window=window,
+        seat=seat,
+        actor=actor,
+        command=command,
+        payload=payload,
+        command_id=command_id,
+        expected_version=expected_version,
+        metadata=metadata,
+        now=now,
+    )
+    if sealed is not None:
+        return sealed  # a pass nobody else sees: recorded, nothing appended
     state = loaded.state
     for event in events:
         state = definition.evolve(state, event)

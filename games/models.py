@@ -208,7 +208,8 @@ class Ruling(models.Model):
     """A tournament director's ruling on a game: a note, or a result the director decides
     (a win awarded to some seats, or the game voided). Appended as its own record with who
     and why (append-only, like annotations); the game's events are never rewritten. The
-    latest deciding ruling is the game's result (``games.reviews.decided_results``)."""
+    latest deciding ruling is the game's result (``games.reviews.decided_results``); one
+    recorded while the game runs ends it (its table finishes, its clock is cleared)."""
 
     class Kind(models.TextChoices):
         NOTE = "note"

@@ -26,7 +26,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from events.models import StoredEvent
 from events.store import UNDONE
 from events.store import iso as iso  # the API formats times as the store does
-from games import reviews, selectors
+from games import reviews, sealing, selectors
 from games.core import Game, Viewer
 from games.errors import ServiceError
 from games.models import Table
@@ -254,6 +254,7 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
     decided = reviews.decided_result(access.table)  # (read for a finished table only)
     view = state_view(access, state, now=now, decided=decided)
     window = None if access.finished else access.definition.status(state).window
+    window_pass = sealing.seat_view(access.table, view, access.seat, window)
     return {
         "game_id": str(access.table.id),
         "version": version,
@@ -263,6 +264,7 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
         "delayed_by": loaded.version - version if access.delay else 0,
         "window_remaining_ms": max(0, window.deadline - now) if window else None,
         **live_fields(access, loaded, delayed=version != loaded.version),
+        "window_pass": window_pass,
         "table": table_document(
             access.table, access.user, winners(access.definition, state), decided
         ),
@@ -328,14 +330,17 @@ def command_document(access: Access, outcome: CommandOutcome, *, now: int) -> di
     # the game as the command left it (no reload), unless a bot has moved it since
     loaded = outcome.loaded or game_load(game_id=access.table.id, table=access.table)
     access = refreshed(access, loaded)  # the command may have ended the game
+    view = state_view(access, loaded.state, now=now)
+    window = loaded.definition.status(loaded.state).window
     return {
         "version": loaded.version,
         "first_seq": outcome.first_seq,
         "last_seq": outcome.last_seq,
         "events": events_document(access, outcome.events(), revealed=over(loaded)),
-        "state": state_view(access, loaded.state, now=now),
+        "state": view,
         "server_time": now,
         **live_fields(access, loaded),
+        "window_pass": sealing.seat_view(access.table, view, access.seat, window),
         "table": table_document(
             access.table, access.user, winners(loaded.definition, loaded.state)
         ),

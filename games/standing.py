@@ -1,12 +1,11 @@
 """Standing reactions: each seat's stored preferences for reaction windows, and the server
 applying them as the seat's own commands (docs/rules.md, "Standing reactions").
 
-The rule that keeps hands hidden: a standing *pass* is recorded privately (an accepted
-command with metadata ``origin: standing``, in the command log, appending no event), so
-the public stream and its timing are the same as if the seat had not answered yet; the
-window still runs to its deadline, or closes early only once every seat has passed by its
-own hand. A declared counter is played as the seat's command at once, like a quick
-click (a counter shows its card anyway).
+A standing pass is the seat's own ``pass`` command (metadata ``origin: standing``): at a
+table of people it is sealed like every pass there (``games.sealing``: recorded, seen by
+nobody else, never ending the window), so nothing about it, or about the hand it depends
+on, reaches the table. A declared counter is played as the seat's command at once, like a
+quick click (a counter shows its card anyway).
 
 Preferences are append-only versions (``games.models.StandingPreference``); the latest
 is in force. The engine says what they answer (``<game>.standing``); this module stores
@@ -23,8 +22,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from events.models import CommandRecord
-from games import reviews, service
+from games import reviews, sealing, service
 from games.core import RuleViolation, Window
 from games.errors import ServiceError
 from games.models import StandingPreference, Table
@@ -209,6 +207,8 @@ def standing_react(
     preferences = standing_of_seats(game_id)
     done: dict[int, str] = {}
     for seat in due:
+        if sealing.passed_by_hand(game_id, seat, window):
+            continue  # its own pass is final (and sealed)
         chosen = preferences.get(seat, Preferences()).for_engine(rules)
         reaction = rules.standing_reaction(state, seat, chosen, now=now)
         if reaction is None:
@@ -216,16 +216,25 @@ def standing_react(
         actor = f"user:{users[seat]}"
         command = loaded.definition.encode_command(reaction.command)
         if reaction.reason == rules.DECLARED:
-            if _counter(table, seat, actor, command, window.id, now):
+            if _counter(table, seat, actor, command, window, now):
                 done[seat] = reaction.reason
                 break  # the first counter closes the window
-        elif _private_pass(table.id, seat, actor, command, window.id, reaction.reason, now):
+        elif sealing.pass_of(game_id, seat, window) is not None:
+            continue  # passed (sealed) on this window already
+        elif _pass(table, seat, actor, command, window, reaction.reason, now):
             done[seat] = reaction.reason
     return done
 
 
+def _answer_id(table: Table, window: Window, seat: int, kind: str) -> uuid.UUID:
+    # the deadline too: an undone window's id comes back with a later deadline
+    return service.derived_command_id(
+        table.id, f"standing:{window.id}:{window.deadline}:{seat}:{kind}"
+    )
+
+
 def _counter(
-    table: Table, seat: int, actor: str, command: dict[str, Any], window_id: str, now: int
+    table: Table, seat: int, actor: str, command: dict[str, Any], window: Window, now: int
 ) -> bool:
     try:
         service.game_command_execute(
@@ -233,7 +242,7 @@ def _counter(
             seat=seat,
             actor=actor,
             command=command,
-            command_id=service.derived_command_id(table.id, f"standing:{window_id}:{seat}:c"),
+            command_id=_answer_id(table, window, seat, "c"),
             metadata={"origin": ORIGIN, "reason": "declared"},
             table=table,
         )
@@ -243,41 +252,38 @@ def _counter(
     return True
 
 
-def _private_pass(
-    game_id: uuid.UUID,
+def _pass(
+    table: Table,
     seat: int,
     actor: str,
     command: dict[str, Any],
-    window_id: str,
+    window: Window,
     reason: str,
     now: int,
 ) -> bool:
-    """Record the seat's pass in the command log only: no event, no version, no NOTIFY."""
+    """The seat's pass, as its own command: sealed at a table of people (recorded, seen by
+    nobody else, ending nothing: ``games.sealing``), an ordinary pass otherwise."""
     try:
-        with transaction.atomic():
-            CommandRecord.objects.create(
-                stream_id=game_id,
-                command_id=service.derived_command_id(game_id, f"standing:{window_id}:{seat}:p"),
-                actor=actor,
-                seat=seat,
-                command=command,
-                now_ms=now,
-                outcome=CommandRecord.ACCEPTED,
-                metadata={"origin": ORIGIN, "reason": reason, "private": True},
-            )
-    except IntegrityError:
-        return False  # this seat's preferences passed on this window already
+        service.game_command_execute(
+            game_id=table.id,
+            seat=seat,
+            actor=actor,
+            command=command,
+            command_id=_answer_id(table, window, seat, "p"),
+            metadata={"origin": ORIGIN, "reason": reason},
+            now=now,
+            table=table,
+        )
+    except (RuleViolation, ServiceError) as exc:  # the window closed meanwhile, say
+        log.info("standing pass of seat %s in %s refused: %s", seat, table.id, exc.code)
+        return False
     return True
 
 
-def standing_pass_of(game_id: uuid.UUID, seat: int, window_id: str) -> dict[str, Any] | None:
-    """The private pass the seat's preferences made on ``window_id``, if any (for the
-    seat's own client: "passed automatically")."""
-    command_id = service.derived_command_id(game_id, f"standing:{window_id}:{seat}:p")
-    record = CommandRecord.objects.filter(stream_id=game_id, command_id=command_id).first()
-    if record is None:
-        return None
-    return {"window": window_id, "reason": record.metadata.get("reason"), "at": record.now_ms}
+def standing_pass_of(game_id: uuid.UUID, seat: int, window: Window) -> dict[str, Any] | None:
+    """The seat's sealed pass on ``window_id``, if any (for the seat's own client:
+    "passed automatically", or by hand)."""
+    return sealing.pass_of(game_id, seat, window)
 
 
 def open_window(table: Table, state: Any) -> Window | None:

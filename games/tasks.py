@@ -111,10 +111,11 @@ def sweep() -> dict[str, int] | str:
 def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
     """Do what lost tasks left undone: every window, human turn and bot move overdue by
     more than FB_SWEEP_GRACE_SECONDS, found in the clock table (oldest first, at most
-    ``limit`` of each). Returns how many of each it acted on."""
+    ``limit`` of each), and the standing reactions of open windows it has not seen yet.
+    Returns how many of each it acted on (``standing``: seats answered)."""
     now = service.clock_ms() if now is None else now
     cutoff = now - int(settings.FB_SWEEP_GRACE_SECONDS * 1000)
-    done = {"windows": 0, "turns": 0, "bots": 0}
+    done = {"windows": 0, "turns": 0, "standing": 0, "bots": 0}
     clocks = GameClock.objects.all()
 
     windows = clocks.filter(window_deadline_ms__lte=cutoff).order_by("window_deadline_ms")
@@ -145,6 +146,8 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
             ),
         )
 
+    done["standing"] = _sweep_standing(clocks, now, limit)
+
     bots = clocks.filter(bot_due_ms__lte=cutoff).order_by("bot_due_ms")
     for bot in bots.values("game_id", "version", "bot_due_ms")[:limit]:
         done["bots"] += _sweep_one(
@@ -155,6 +158,31 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
     if any(done.values()):
         log.info("sweeper: %s", done)
     return done
+
+
+# The open windows whose standing reactions this process's sweeper has applied: each once
+# (a lost standing_react task is redone; a sweeper taking over redoes them all, harmlessly:
+# each seat answers a window once under a derived command id).
+_standing_swept: set[tuple[uuid.UUID, str]] = set()
+
+
+def _sweep_standing(clocks: Any, now: int, limit: int) -> int:
+    """Apply the standing reactions of every open window not seen yet (what a lost
+    ``standing_react`` task would have done): a declared counter late, but not lost."""
+    rows = clocks.filter(window_deadline_ms__gt=now).order_by("window_deadline_ms")
+    open_now = {(r["game_id"], r["window_id"]) for r in rows.values("game_id", "window_id")[:limit]}
+    _standing_swept.intersection_update(open_now)
+    answered = 0
+    for game_id, window_id in sorted(open_now - _standing_swept):
+        try:
+            answered += len(standing.standing_react(game_id=game_id, window_id=window_id, now=now))
+        except ServiceError as exc:
+            log.info("sweeper: standing reactions of %s refused: %s", game_id, exc)
+        except Exception:
+            log.exception("sweeper: standing reactions of %s failed", game_id)
+            continue
+        _standing_swept.add((game_id, window_id))
+    return answered
 
 
 def _sweep_one(row: dict[str, Any], field: str, act: Any) -> int:

@@ -10,6 +10,7 @@ what the seat's preferences say.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import CARD_KIND, KIND_INFO, Category, Kind
 from .commands import Command, Counter, Pass
@@ -116,3 +117,18 @@ def standing_reaction(
     if standing.auto_pass and not counters:
         return Reaction(NO_COUNTER, Pass(window.id))
     return None
+
+
+def answered_window(command: Command) -> str | None:
+    """The window ``command`` answers (a pass or a counter), if it answers one."""
+    return command.window if isinstance(command, Counter | Pass) else None
+
+
+def is_pass(command: Command) -> bool:
+    return isinstance(command, Pass)
+
+
+def without_answers(legal: list[dict[str, Any]], window: str) -> list[dict[str, Any]]:
+    """A seat's legal options (the view's ``legal``) less its answers to ``window``: what
+    it may still do once it has passed on it (a sealed pass, which the rules do not see)."""
+    return [o for o in legal if o.get("window") != window]

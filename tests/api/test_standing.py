@@ -144,11 +144,19 @@ def test_a_standing_pass_is_private_and_appends_nothing(alice, bob, carol, game)
     record = CommandRecord.objects.get(stream_id=game, seat=2)
     assert record.actor == f"user:{carol.user.pk}" and record.first_seq is None
     assert record.command == {"type": "pass", "window": window}
-    assert record.metadata == {"origin": "standing", "reason": "no_counter", "private": True}
+    assert record.metadata == {
+        "origin": "standing",
+        "reason": "no_counter",
+        "sealed": window,
+        "deadline": record.metadata["deadline"],
+        "seat": 2,
+    }
     assert standing_react(game_id=uuid.UUID(game)) == {}  # once a window
-    # carol may still answer herself: a pass of her own is public as ever
+    # carol may still answer herself: her own pass is sealed too, and final
     response = carol.command(game, {"type": "pass", "window": window})
-    assert response.status_code == 201 and response.json()["events"][0]["origin"] is None
+    assert response.status_code == 201 and response.json()["events"] == []
+    assert response.json()["window_pass"]["origin"] == "manual"
+    assert alice.state(game)["version"] == version
 
 
 def test_a_declared_counter_is_played_as_the_seats_own_command(alice, bob, carol, game) -> None:
@@ -216,3 +224,198 @@ def test_changes_count_against_the_command_rate_reads_do_not(settings, bob, game
         429,
     ]
     assert StandingPreference.objects.filter(game_id=game).count() == 2
+
+
+# --- passes are sealed at a table of people ----------------------------------------------
+
+
+def _seen_by(player, game_id) -> dict:
+    """What ``player`` sees of the game, less the clock's own fields."""
+    doc = player.state(game_id)
+    for key in ("server_time", "window_remaining_ms"):
+        doc.pop(key)
+    return doc
+
+
+def test_a_manual_pass_is_sealed_final_and_ends_nothing(alice, bob, carol, game) -> None:
+    from games.service import close_window
+
+    play_contract(alice, game, 0)
+    version = alice.state(game)["version"]
+    window = alice.state(game)["state"]["window"]
+    key = str(uuid.uuid4())
+    body = {"command": {"type": "pass", "window": window["id"]}}
+    response = carol.post(f"/games/{game}/commands", body, key=key)
+    assert response.status_code == 201, response.content
+    doc = response.json()
+    assert (doc["version"], doc["first_seq"], doc["events"]) == (version, 0, [])
+    assert doc["window_pass"] == {
+        "window": window["id"],
+        "origin": "manual",
+        "reason": None,
+        "at": doc["window_pass"]["at"],
+    }
+    # carol's options no longer answer the window; nobody else sees anything
+    assert not [o for o in doc["state"]["legal"] if o.get("window") == window["id"]]
+    assert carol.state(game)["window_pass"]["origin"] == "manual"
+    for player in (alice, bob):
+        seen = player.state(game)
+        assert seen["version"] == version and seen["window_pass"] is None
+        assert seen["state"]["window"]["waiting_on"] == [1, 2]
+    # the same key again: the stored answer; a new one, or a counter: a pass is final
+    again = carol.post(f"/games/{game}/commands", body, key=key)
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    refused = carol.command(game, {"type": "pass", "window": window["id"]})
+    assert (refused.status_code, refused.json()["code"]) == (422, "already_passed")
+    # bob passes too: every seat has passed, and still the window runs to its deadline
+    assert bob.command(game, {"type": "pass", "window": window["id"]}).json()["events"] == []
+    assert alice.state(game)["state"]["window"]["id"] == window["id"]
+    assert event_count(game) == version
+    close_window(
+        game_id=uuid.UUID(game), window_id=window["id"], deadline=window["deadline"],
+        now=window["deadline"],
+    )  # fmt: skip
+    types = [
+        e["data"]["type"]
+        for e in alice.get(f"/games/{game}/events", after=version).json()["events"]
+    ]
+    assert "WindowPassed" not in types and types[0] == "WindowClosed"
+    records = CommandRecord.objects.filter(stream_id=game, metadata__sealed=window["id"])
+    assert sorted(r.seat for r in records) == [1, 2]  # the audit keeps them
+
+
+def test_a_counter_after_a_standing_pass_is_still_yours(alice, bob, carol, game) -> None:
+    change(bob, game, {"pass_all": {"end_of_turn": True}})
+    play_contract(alice, game, 0)
+    window = alice.state(game)["state"]["window"]["id"]
+    assert standing_react(game_id=uuid.UUID(game)) == {1: "pass_all", 2: "no_counter"}
+    assert bob.state(game)["window_pass"]["origin"] == "standing"
+    fi = next(o for o in bob.state(game)["state"]["legal"] if o["command"] == "counter")
+    response = bob.command(game, fi["send"])
+    assert response.status_code == 201, response.content
+    assert response.json()["events"][0]["data"]["type"] == "CounterPlayed"
+    assert alice.state(game)["state"]["window"] is None or (
+        alice.state(game)["state"]["window"]["id"] != window
+    )
+
+
+def test_a_standing_pass_and_a_quick_manual_one_look_the_same_to_others(
+    staff, alice, bob, carol
+) -> None:
+    """Two games alike but for how carol passed: alice and bob see the same."""
+    seen = []
+    for by_hand in (True, False):
+        game = undoable_game(staff, [alice, bob, carol], [["CONTRACT"], [FI], []])
+        play_contract(alice, game, 0)
+        window = alice.state(game)["state"]["window"]["id"]
+        if by_hand:
+            carol.command(game, {"type": "pass", "window": window})
+        else:
+            assert standing_react(game_id=uuid.UUID(game)) == {2: "no_counter"}
+        views = {}
+        for name, player in (("alice", alice), ("bob", bob)):
+            doc = _seen_by(player, game)
+            doc.pop("game_id"), doc["table"].pop("id"), doc["table"].pop("created_at", None)
+            doc["events"] = [
+                (e["seq"], e["type"], e["actor"], e["origin"])
+                for e in player.get(f"/games/{game}/events").json()["events"]
+            ]
+            views[name] = doc
+        seen.append(views)
+    assert seen[0]["alice"]["version"] == seen[1]["alice"]["version"]
+    assert seen[0]["alice"]["events"] == seen[1]["alice"]["events"]
+    assert seen[0]["bob"]["events"] == seen[1]["bob"]["events"]
+    assert seen[0]["alice"]["state"]["window"]["waiting_on"] == [1, 2]
+    assert seen[1]["alice"]["state"]["window"]["waiting_on"] == [1, 2]
+
+
+def test_at_a_table_of_one_person_a_pass_is_an_event_that_ends_the_window(
+    settings, staff, alice
+) -> None:
+    """Nobody at the table could learn from it: the window ends once everyone answered."""
+    from games.family_business import CARD_KIND
+    from games.service import game_command_execute
+    from tests.service.helpers import hand_stack
+
+    settings.FB_BOTS_INLINE = False  # the bot's move is made here, by hand
+    table = create_table(
+        staff,
+        mode="sandbox",
+        seats=2,
+        join=False,
+        stacked_deck=hand_stack([], ["CONTRACT"]),
+        reaction_seconds=300,
+    )
+    game = table["id"]
+    seat_all(game, alice)
+    assert staff.post(f"/tables/{game}/bots", {"kind": "heuristic"}).status_code == 201
+    start(staff, game)
+    state = alice.state(game)["state"]
+    card = next(c["id"] for c in alice.state(game)["state"]["players"][0]["hand"])
+    alice.command(game, {"type": "play", "card": card, "discard": True})
+    state = staff.state(game)["state"]
+    contract = next(
+        c["id"] for c in state["players"][1]["hand"] if CARD_KIND[c["id"]] == "CONTRACT"
+    )
+    game_command_execute(
+        game_id=uuid.UUID(game),
+        seat=1,
+        actor="bot:1",
+        command={
+            "type": "play",
+            "card": contract,
+            "targets": [state["players"][0]["crew"][0]["id"]],
+        },
+        command_id=uuid.uuid4(),
+        run_bots=False,
+    )
+    window = alice.state(game)["state"]["window"]["id"]
+    response = alice.command(game, {"type": "pass", "window": window})
+    assert response.status_code == 201, response.content
+    types = [e["data"]["type"] for e in response.json()["events"]]
+    assert types[:2] == ["WindowPassed", "WindowClosed"], types
+    assert response.json()["window_pass"] is None
+
+
+def test_the_sweeper_applies_what_a_lost_task_left_undone(alice, bob, carol, game) -> None:
+    """No task runs here (as if it were lost): the sweeper's next round answers for the
+    seats, once, and a declared counter is played late rather than never."""
+    from games import tasks
+
+    change(bob, game, {"counters": [{"counter": FI}]})
+    play_contract(alice, game, 0)
+    version = alice.state(game)["version"]
+    assert bob.state(game)["window_pass"] is None and event_count(game) == version
+    done = tasks.sweep_once()
+    assert done["standing"] == 1 and done["windows"] == 0
+    played = alice.get(f"/games/{game}/events", after=version).json()["events"]
+    assert played[0]["data"]["type"] == "CounterPlayed" and played[0]["data"]["seat"] == 1
+    assert tasks.sweep_once()["standing"] == 0  # the window is gone
+
+
+def test_the_sweeper_answers_each_window_once(alice, bob, carol, game) -> None:
+    from games import tasks
+
+    play_contract(alice, game, 0)
+    assert tasks.sweep_once()["standing"] == 1  # carol, who holds no counter
+    assert carol.state(game)["window_pass"]["reason"] == "no_counter"
+    assert tasks.sweep_once()["standing"] == 0
+    assert CommandRecord.objects.filter(stream_id=game, seat=2).count() == 1
+
+
+def test_an_undone_window_that_comes_back_is_a_new_window(alice, bob, carol, game) -> None:
+    """Undo takes the window back and its id comes back with the next one; a pass made on
+    the undone one does not count on the new one (a window is its id and deadline)."""
+    play_contract(alice, game, 0)
+    window = alice.state(game)["state"]["window"]
+    assert carol.command(game, {"type": "pass", "window": window["id"]}).status_code == 201
+    assert carol.state(game)["window_pass"]["origin"] == "manual"
+    undone = alice.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
+    assert undone.status_code == 201, undone.content
+    play_contract(alice, game, 0)
+    again = alice.state(game)["state"]["window"]
+    assert again["id"] == window["id"] and again["deadline"] > window["deadline"]
+    mine = carol.state(game)
+    assert mine["window_pass"] is None
+    assert any(o.get("window") == again["id"] for o in mine["state"]["legal"])
+    assert carol.command(game, {"type": "pass", "window": again["id"]}).status_code == 201

@@ -44,6 +44,7 @@ from games.service import (
 from games.verify import verify_record
 from tests.factories import UserFactory
 from tests.service.helpers import CAST, contract_first, hand_stack, human_table, state
+from tests.windows import run_out, to_answer
 
 pytestmark = pytest.mark.django_db
 
@@ -575,7 +576,11 @@ def play_out(
                 done["undo"] += 1
                 continue
         window = st.window
-        seat = definition.status(st).awaiting[0]
+        if run_out(table.id, st):
+            done["closed by the system"] += 1  # every seat passed (sealed)
+            loaded = audit()
+            continue
+        seat = to_answer(table.id, st)[0]
         if seat in bots:
             if bot_move(game_id=table.id, table=table) is None:
                 close_at_deadline(table, window)

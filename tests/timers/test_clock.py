@@ -45,23 +45,39 @@ def contract(table: Table, now: int) -> Any:
     return state(table).state.window
 
 
-def window_table(reaction_seconds: int = 2) -> Table:
+def window_table(reaction_seconds: int = 2, people: int = 3) -> Table:
+    """alice's CONTRACT, bob's FAMILY INFLUENCE; ``people`` < 3: the other seats are bots
+    (whose passes are events that can end a window: the tests make their moves by hand)."""
     stacked = hand_stack(["CONTRACT"], ["FAMILY_INFLUENCE"], [])
-    return human_table(3, stacked=stacked, reaction_seconds=reaction_seconds)
+    return human_table(people, bots=3 - people, stacked=stacked, reaction_seconds=reaction_seconds)
 
 
-def test_the_clock_follows_the_window_in_the_appending_transaction() -> None:
-    table = window_table()
+@pytest.fixture
+def bots_by_hand(settings) -> None:
+    settings.FB_BOTS_INLINE = False
+
+
+@pytest.mark.usefixtures("bots_by_hand")
+@pytest.mark.parametrize("people", [3, 1])
+def test_the_clock_follows_the_window_in_the_appending_transaction(people: int) -> None:
+    table = window_table(people=people)
     assert GameClock.objects.get(game=table).window_deadline_ms is None
     window = contract(table, now=1_000_000)
     clock = GameClock.objects.get(game=table)
     assert (clock.window_id, clock.window_deadline_ms) == (window.id, 1_002_000)
     assert clock.version == state(table).version
     run(table, 1, {"type": "pass", "window": window.id}, now=1_000_500)
-    run(table, 2, {"type": "pass", "window": window.id}, now=1_000_600)  # all passed: closed
+    run(table, 2, {"type": "pass", "window": window.id}, now=1_000_600)
     clock.refresh_from_db()
-    assert (clock.window_id, clock.window_deadline_ms) == ("", None)
-    assert clock.turn_key == step_key(state(table)) and clock.turn_deadline_ms is None
+    if people > 1:  # sealed passes: the window runs to its deadline, and so does the clock
+        assert (clock.window_id, clock.window_deadline_ms) == (window.id, 1_002_000)
+        tasks.close_window(str(table.id), window.id, window.deadline)
+        clock.refresh_from_db()
+    assert (clock.window_id, clock.window_deadline_ms) == ("", None)  # all passed: closed
+    if people > 1:  # bob's turn (a person's, untimed)
+        assert clock.turn_key == step_key(state(table)) and clock.turn_deadline_ms is None
+    else:  # the bot in bob's seat is due to move
+        assert clock.bot_due_ms is not None and clock.turn_deadline_ms is None
 
 
 def test_opening_a_window_schedules_its_close_after_commit(
@@ -135,9 +151,11 @@ def test_a_close_task_closes_once_then_reports_it() -> None:
     assert tasks.close_window(str(uuid.uuid4()), "w1", 1).startswith("failed")
 
 
+@pytest.mark.usefixtures("bots_by_hand")
 @pytest.mark.parametrize("ending", ["all passed", "countered"])
 def test_a_close_for_a_window_that_ended_early_records_nothing(ending: str) -> None:
-    table = window_table()
+    # one person and bots: passes are events, and all passed ends the window early
+    table = window_table(people=1)
     window = contract(table, now=1_000)
     if ending == "all passed":
         run(table, 1, {"type": "pass", "window": window.id}, now=1_500)

@@ -83,10 +83,14 @@ def test_a_retried_command_whose_answer_was_lost_gets_its_window_closed_on_time(
 
 def test_a_close_task_for_a_window_that_ended_early_records_nothing(workers) -> None:
     worker = workers()
-    table = window_table(reaction_seconds=5)
+    # bob holds a FAMILY INFLUENCE: his counter ends the window early (passes at a table of
+    # people are sealed and never do: docs/rules.md, "Passes are sealed")
+    stacked = hand_stack(["CONTRACT"], ["FAMILY_INFLUENCE"], [])
+    table = human_table(3, stacked=stacked, reaction_seconds=5)
     window = contract(table)
-    run(table, 1, {"type": "pass", "window": window.id})
-    run(table, 2, {"type": "pass", "window": window.id})  # all passed: closed now
+    run(table, 2, {"type": "pass", "window": window.id})  # sealed: ends nothing
+    card = cards_of("FAMILY_INFLUENCE")[0]
+    run(table, 1, {"type": "counter", "window": window.id, "card": card})  # closed now
     assert state(table).state.window is None
     worker.wait_for(r"close_window\[.*\] succeeded in .*'already closed'", 20,
                     "the deadline's close task")  # fmt: skip

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from games.family_business import CARD_KIND
 from games.lobby import seat_join, table_create, table_start
+from games.service import close_window
 from tests.factories import UserFactory
 from tests.service.helpers import hand_stack, run, state
 from tests.web.conftest import doc_shot, shot
@@ -92,12 +93,20 @@ def test_a_phone_player_reads_cards_targets_the_window_and_the_last_move(new_pag
     shot(bob, "explains-phone-window")
     doc_shot(bob, "reaction-window")
 
-    # bob and carol let it through: the target went on the Hit List; it is lit as moved
+    # bob and carol let it through. Their passes are sealed (a table of people): bob's page
+    # says he passed and offers nothing more, and the window runs to its deadline (here the
+    # timer's close, made at once). The target went on the Hit List; it is lit as moved
     # there, the window's marks are gone, and the move is still alice's.
     bob.get_by_role("button", name="Pass").click()
+    expect(bob.get_by_test_id("passed")).to_contain_text("You passed")
+    expect(bob.locator("#window-panel button")).to_have_count(0)
+    doc_shot(bob, "sealed-pass")
     window = state(table).state.window
-    if window is not None:
-        run(table, 2, {"type": "pass", "window": window.id})
+    assert window is not None and window.waiting_on == (1, 2)
+    run(table, 2, {"type": "pass", "window": window.id})
+    close_window(
+        game_id=table.id, window_id=window.id, deadline=window.deadline, now=window.deadline
+    )
     expect(bob.get_by_test_id("status")).to_contain_text("Your turn")
     expect(bob.locator(".mob.attacked")).to_have_count(0)
     expect(bob.locator(f'#hit-list .mob.moved[data-mobster="{target}"]')).to_have_count(1)

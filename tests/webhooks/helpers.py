@@ -13,6 +13,7 @@ from games.models import Table
 from games.registry import get_game
 from games.service import game_command_execute, game_load
 from tests.factories import UserFactory
+from tests.windows import run_out, to_answer
 from webhooks import services
 from webhooks.models import Subscription
 
@@ -36,7 +37,9 @@ def move(table: Table, players: list[AbstractBaseUser]) -> bool:
     if state.over:
         return False
     definition = get_game(table.game)
-    seat = definition.status(state).awaiting[0]
+    if run_out(table.id, state, table.game):
+        return True  # every seat passed (sealed): the window ran its time
+    seat = to_answer(table.id, state, table.game)[0]
     command = definition.bot_command(state, seat, "random", f"{table.id}:{seat}:test")
     if command is None:
         command = {"type": "pass", "window": state.window.id}

@@ -52,6 +52,7 @@ function useCommandResult(res) {
     table: res.table || doc.table,
     undo_available: res.undo_available,
     turn_deadline: res.turn_deadline,
+    window_pass: res.window_pass,
   };
   draw();
 }
@@ -368,8 +369,8 @@ function drawWindow(state, st) {
   const panel = document.getElementById("window-panel");
   if (!state.window) { panel.hidden = true; panel.innerHTML = ""; return; }
   panel.hidden = false;
-  let html = windowHtml(state);
-  if (typeof standingPassHtml === "function") html += standingPassHtml(state);
+  let html = windowHtml(state, passedOn(state.window) ? me() : null);
+  if (typeof windowPassHtml === "function") html += windowPassHtml(state);
   if (state.window.decision) {
     if (state.window.seat === me()) html += decisionHtml(state);
     panel.innerHTML = html;
@@ -389,10 +390,17 @@ function drawWindow(state, st) {
     }
     if (pass) html += `<button type="button" data-action="pass">Pass</button>`;
     html += "</div>";
-  } else if (me() !== null && state.window.waiting_on.includes(me())) {
+  } else if (me() !== null && state.window.waiting_on.includes(me()) && !passedOn(state.window)) {
     html += '<p class="muted">Time is up for answers.</p>';
   }
   panel.innerHTML = html;
+}
+
+/* Whether I passed by hand (sealed, final) on `window`: waiting_on still lists me, for
+   everyone else's sake. (A standing pass leaves me free to counter: not this.) */
+function passedOn(window) {
+  const p = doc && doc.window_pass;
+  return Boolean(p && p.origin === "manual" && p.window === window.id);
 }
 
 /* Mobsters to pick, grouped by family in the family's colour (the board lights them too). */
@@ -449,6 +457,8 @@ function drawActions(state, st) {
     html = '<p class="prompt">A decision is yours: see the panel above.</p>';
   } else if (state.window && state.window.decision) {
     html = `<p class="muted">Waiting for ${esc(seatNamer(state)(state.window.seat))} to decide…</p>`;
+  } else if (state.window && passedOn(state.window)) {
+    html = '<p class="muted">You passed; the window runs until its countdown ends or someone counters…</p>';
   } else if (state.window && state.window.waiting_on.includes(seat)) {
     html = '<p class="prompt">An attack can be answered: see the reaction window above.</p>';
   } else if (state.window) {

@@ -237,7 +237,9 @@ function statusLine(state, ctx, name) {
 }
 
 /* The open reaction window, for everyone. Buttons are added by the game page. */
-function windowHtml(state) {
+/* `sealedSeat`: the viewer's own seat when it passed on this window at a table of people
+   (a sealed pass: the window's public lists still show the seat as able to answer). */
+function windowHtml(state, sealedSeat = null) {
   const w = state.window;
   const name = seatNamer(state);
   if (w.decision) { // an advanced-rules decision of one seat, not a reaction window
@@ -251,8 +253,9 @@ function windowHtml(state) {
   const targets = w.targets.length ? ` against ${listWords(w.targets.map((m) => mobChip(m.id, { attacked })))}` : "";
   const answers = (CAT.kinds[w.card.kind] || {}).countered_by || [];
   const eligible = w.eligible.map((s) => {
-    const passed = w.passed.includes(s);
-    return `<li class="${passed ? "passed" : ""}">${esc(name(s))}${passed ? " · passed" : w.waiting_on.includes(s) ? " · may answer" : ""}</li>`;
+    const passed = w.passed.includes(s) || s === sealedSeat;
+    const how = s === sealedSeat ? " · passed (only you see this)" : passed ? " · passed" : w.waiting_on.includes(s) ? " · may answer" : "";
+    return `<li class="${passed ? "passed" : ""}">${esc(name(s))}${how}</li>`;
   }).join("");
   return `<h3>Reaction window</h3>
     <p><b>${esc(name(w.seat))}</b> played <b>${esc(w.card.name)}</b>${targets}.

@@ -60,16 +60,22 @@ function drawStanding() {
       : `<button type="button" data-standing="pass_all_10">Pass on everything for 10 minutes</button>
          <button type="button" data-standing="pass_all_turn">… until the end of this turn</button>`}</div>
     ${counters}
-    <p class="small muted">The server answers for you as your own move; others cannot tell an
-      automatic pass from a quick one, and a window never closes early because of your hand.</p>`;
+    <p class="small muted">The server answers for you as your own move. With other people at the
+      table every pass is sealed (nobody else sees it, and a window runs its countdown unless
+      someone counters), so nobody can tell an automatic pass from yours or learn your hand from it.</p>`;
 }
 
-/* The window panel's line when my standing reactions passed on the open window. */
-function standingPassHtml(state) {
-  const p = standing && standing.window_pass;
+/* The window panel's line when I passed on the open window, by hand or by my standing
+   reactions: at a table of people a pass is sealed (docs/rules.md, "Passes are sealed"). */
+function windowPassHtml(state) {
+  const p = (doc && doc.window_pass) || (standing && standing.window_pass);
   if (!p || !state.window || p.window !== state.window.id) return "";
+  const sealed = "Nobody else sees it: the window runs until its countdown ends or someone counters.";
+  if (p.origin === "manual") {
+    return `<p class="small auto-passed" data-testid="passed">You passed. ${sealed}</p>`;
+  }
   const why = p.reason === "pass_all" ? "you pass on everything for now" : "you hold no counter that applies";
-  return `<p class="small auto-passed" data-testid="auto-passed">Passed for you automatically (${esc(why)}); you may still answer until the window closes.</p>`;
+  return `<p class="small auto-passed" data-testid="auto-passed">Passed for you automatically (${esc(why)}); you may still counter until the window closes. ${sealed}</p>`;
 }
 
 async function changeStanding(change) {

@@ -1,0 +1,150 @@
+"""Sealed passes: at a table of two or more people, a person's pass in a reaction window is
+seen by nobody else and never ends the window (docs/rules.md, "Passes are sealed").
+
+Why: a server can pass for a seat that holds no counter (standing reactions, on by
+default). If that pass showed, or ended the window early, the table would learn who holds
+a counter; if only manual passes did, an automatic pass could be told from a quick manual
+one. So at a table of people every pass, manual or standing, is recorded privately (an
+accepted command in the command log, no event, no version, no NOTIFY), and the window
+runs to its first counter or its deadline. A manual pass is final, as the rules say; a
+standing pass is not (the player may still counter by hand). At a table of one person and
+bots nobody could learn anything from it, and passes are ordinary events that end a window
+once every seat has answered.
+
+Called by ``games.commands`` after the rules accepted a command, and by the reads that
+show the seat its own pass. Only games with reaction windows (a module in
+``games.registry.STANDING``) seal anything.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from events.models import CommandRecord
+from events.store import CommandSeenBefore
+from games.core import RuleViolation, Window
+from games.idempotency import CommandOutcome
+from games.models import Table
+from games.registry import STANDING
+
+MANUAL = "manual"
+
+
+def people(table: Table) -> int:
+    """How many seats people hold (bots aside); a started table's seats are fixed."""
+    return sum(1 for s in table.seat_set.all() if s.user_id is not None and not s.bot)
+
+
+def seals(table: Table) -> bool:
+    """Whether passes at ``table`` are sealed: its game has reaction windows and two or
+    more people play it."""
+    return table.game in STANDING and people(table) >= 2
+
+
+def _person(table: Table, seat: int) -> bool:
+    return any(
+        s.position == seat and s.user_id is not None and not s.bot for s in table.seat_set.all()
+    )
+
+
+def _records(game_id: uuid.UUID, seat: int, window: Window) -> list[CommandRecord]:
+    # A window is named by its id and deadline: an undone window's id comes back (the
+    # game's count of windows is undone with it), with a later deadline.
+    return list(
+        CommandRecord.objects.filter(
+            stream_id=game_id,
+            seat=seat,
+            outcome=CommandRecord.ACCEPTED,
+            metadata__sealed=window.id,
+            metadata__deadline=window.deadline,
+        ).order_by("id")
+    )
+
+
+def pass_of(game_id: uuid.UUID, seat: int, window: Window) -> dict[str, Any] | None:
+    """The seat's sealed pass on ``window``, for the seat itself: ``origin`` "manual" or
+    "standing" (then ``reason``: "pass_all" or "no_counter"), ``at`` (ms). A manual pass
+    is the one that counts when there are both."""
+    window_id = window.id
+    records = _records(game_id, seat, window)
+    if not records:
+        return None
+    chosen = next((r for r in records if r.metadata.get("origin", MANUAL) == MANUAL), records[0])
+    origin = chosen.metadata.get("origin", MANUAL)
+    return {
+        "window": window_id,
+        "origin": origin,
+        "reason": chosen.metadata.get("reason") if origin != MANUAL else None,
+        "at": chosen.now_ms,
+    }
+
+
+def passed_by_hand(game_id: uuid.UUID, seat: int, window: Window) -> bool:
+    found = pass_of(game_id, seat, window)
+    return found is not None and found["origin"] == MANUAL
+
+
+def check(
+    *,
+    table: Table,
+    loaded: Any,
+    window: Window | None,
+    seat: int | None,
+    actor: str,
+    command: Any,
+    payload: Mapping[str, Any],
+    command_id: uuid.UUID,
+    expected_version: int | None,
+    metadata: Mapping[str, Any] | None,
+    now: int,
+) -> CommandOutcome | None:
+    """What a command the rules accepted becomes at a sealing table: None when it goes on
+    to be appended as usual; the outcome of a sealed pass (recorded, nothing appended); or
+    ``already_passed`` for a seat answering a window it has passed on by hand."""
+    if window is None or seat is None or not seals(table) or not _person(table, seat):
+        return None
+    rules = STANDING[table.game]
+    answered = rules.answered_window(command)
+    if answered != window.id:
+        return None
+    if passed_by_hand(table.id, seat, window):
+        raise RuleViolation("already_passed", "You passed on this window; a pass is final.")
+    if not rules.is_pass(command):
+        return None  # a counter: public, the first one wins
+    meta = dict(metadata or {})
+    meta.setdefault("origin", MANUAL)
+    meta.update(sealed=window.id, deadline=window.deadline, seat=seat)
+    try:
+        with transaction.atomic():
+            CommandRecord.objects.create(
+                stream_id=table.id,
+                command_id=command_id,
+                actor=actor,
+                seat=seat,
+                command=dict(payload),
+                expected_version=expected_version,
+                now_ms=now,
+                outcome=CommandRecord.ACCEPTED,
+                metadata=meta,
+            )
+    except IntegrityError as exc:  # a retry, or a racing twin: its stored answer
+        raise CommandSeenBefore(command_id) from exc
+    return CommandOutcome(table.id, command_id, 0, 0, replayed=False, rows=(), loaded=loaded)
+
+
+def seat_view(
+    table: Table, state_view: dict[str, Any], seat: int | None, window: Window | None
+) -> dict[str, Any] | None:
+    """The seat's own sealed pass on the open window (None if none), and its options
+    without answers to that window once it passed by hand (``state_view`` is changed)."""
+    if window is None or seat is None or not seals(table):
+        return None
+    found = pass_of(table.id, seat, window)
+    if found is not None and found["origin"] == MANUAL and "legal" in state_view:
+        rules = STANDING[table.game]
+        state_view["legal"] = rules.without_answers(state_view["legal"], window.id)
+    return found

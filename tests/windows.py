@@ -1,0 +1,38 @@
+"""Whole-game harnesses and sealed passes (games/sealing.py, docs/rules.md "Passes are
+sealed"): at a table of people a person's pass is recorded, not shown to the rules, so the
+game keeps waiting on a seat that has passed until the window's deadline. A harness asks
+who still has to answer, and when nobody has, lets the window run out as its timer would."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from games import sealing
+from games.registry import get_game
+from games.service import close_window
+
+
+def to_answer(game_id: Any, state: Any, game: str = "family_business") -> list[int]:
+    """The seats the game waits on, less those that passed (sealed) on the open window."""
+    status = get_game(game).status(state)
+    window = status.window
+    if window is None:
+        return list(status.awaiting)
+    gid = uuid.UUID(str(game_id))
+    return [s for s in status.awaiting if sealing.pass_of(gid, s, window) is None]
+
+
+def run_out(game_id: Any, state: Any, game: str = "family_business") -> bool:
+    """Close the open window at its deadline if every seat it waits on has passed (sealed);
+    True if it did."""
+    window = get_game(game).status(state).window
+    if window is None or to_answer(game_id, state, game):
+        return False
+    closed = close_window(
+        game_id=uuid.UUID(str(game_id)),
+        window_id=window.id,
+        deadline=window.deadline,
+        now=window.deadline,
+    )
+    return closed is not None
