@@ -31,6 +31,10 @@ ARGS = [
 @pytest.fixture(scope="session")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
+    # An assertion waits as long as an action does (15 s, below): on a loaded machine a
+    # page's next read can take longer than Playwright's 5 s default, and that is load,
+    # not a fault of the page (a page that never gets there still fails).
+    sync_api.expect.set_options(timeout=15_000)
     executable = chromium.find()
     if executable is None:
         if chromium.required():
