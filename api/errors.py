@@ -96,7 +96,7 @@ ALL_CODES_CHOICES = sorted(ALL_CODES)
 
 
 def code_table() -> str:
-    """docs/api.md's table of codes, by status then code (``python -m api.errors``)."""
+    """docs/api.md's table of codes, by status then code (``python manage.py error_table``)."""
     lines = ["| code | status | meaning |", "| --- | --- | --- |"]
     for code, c in sorted(ERRORS.items(), key=lambda item: (item[1].status, item[0])):
         lines.append(f"| `{code}` | {c.status} | {c.message} |")
@@ -244,7 +244,3 @@ def assert_codes_have_statuses() -> None:
     missing = sorted((set(API) | set(SERVICE) | set(WEBHOOKS)) - set(STATUS))
     if missing:
         raise AssertionError(f"codes without an HTTP status: {missing}")
-
-
-if __name__ == "__main__":
-    print(code_table())

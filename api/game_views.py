@@ -95,7 +95,10 @@ class CommandView(ApiView):
         "one, ready to send). The seat is the one you hold (never taken from the body). "
         "Needs an `Idempotency-Key`. Refusals append nothing: 422 with the engine's code, "
         "409 `stale_version` (`extra.current_version`), 409 `window_closed` "
-        "(`extra.winning_seq` when a counter won), 409 `game_over`.",
+        "(`extra.winning_seq` when a counter won), 409 `game_over`. At a table of two or "
+        "more people a `pass` is sealed: 201 with no `events`, the same `version`, and "
+        "`window_pass` saying you passed; nobody else sees it and the window runs to its "
+        'deadline or a counter (docs/rules.md, "Passes are sealed").',
         parameters=[GAME_ID, schema.IDEMPOTENCY_KEY, schema.REQUEST_ID],
         request=CommandRequestSerializer,
         examples=schema.COMMAND_EXAMPLES,

@@ -27,12 +27,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connection
 
+from bench._worker import Process, Worker, database_url, use_broker, worker_env
 from events.models import StoredEvent
 from games.lobby import seat_add_bot, seat_join, table_create, table_start
 from games.models import GameClock, Table
@@ -56,25 +56,6 @@ def answers(port: int) -> bool:
             return True
     except OSError:
         return False
-
-
-def database_url() -> str:
-    """A DATABASE_URL naming the database this process uses."""
-    d = connection.settings_dict
-    auth = quote(d["USER"] or "", safe="")
-    if d["PASSWORD"]:
-        auth += ":" + quote(d["PASSWORD"], safe="")
-    options = {k: str(v) for k, v in (d.get("OPTIONS") or {}).items() if isinstance(v, str | int)}
-    host = d["HOST"] or ""
-    if host.startswith("/"):
-        options["host"] = host
-        netloc = f"{auth}@" if auth else ""
-    else:
-        netloc = f"{auth}@{host}" if auth else host
-        if d["PORT"]:
-            netloc += f":{d['PORT']}"
-    query = f"?{urlencode(options)}" if options else ""
-    return f"postgres://{netloc}/{quote(d['NAME'])}{query}"
 
 
 # --------------------------------------------------------------------------- brokers
@@ -186,36 +167,6 @@ def make_broker(kind: str, folder: Path) -> Broker:
 # --------------------------------------------------------------------------- processes
 
 
-class Proc:
-    """One subprocess in its own process group, with a log; ``restart()`` starts it again."""
-
-    def __init__(self, name: str, cmd: list[str], env: dict[str, str], folder: Path) -> None:
-        self.name, self.cmd, self.env = name, cmd, env
-        self.log = folder / f"{name}.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.starts = 0
-        self.start()
-
-    def start(self) -> None:
-        out = self.log.open("ab")
-        self.proc = subprocess.Popen(  # noqa: S603 - our interpreter, our arguments
-            self.cmd, cwd=self.env.get("FB_CODE_DIR", str(REPO)), env=self.env,
-            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
-        self.starts += 1
-
-    def text(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(10)
-
-
 @dataclass
 class Config:
     broker: str = "redis"  # or "rabbitmq"
@@ -239,7 +190,7 @@ class Rig:
         self.folder = folder
         self.queue = f"outage-{uuid.uuid4().hex[:10]}"
         self.broker = make_broker(config.broker, folder / "broker")
-        self.procs: dict[str, Proc] = {}
+        self.procs: dict[str, Process] = {}
         self.tables: list[tuple[uuid.UUID, str]] = []  # (table id, "bot" | "human")
         self.kills: list[tuple[float, str]] = []
         self._stop = threading.Event()
@@ -252,25 +203,26 @@ class Rig:
     # -- setup -------------------------------------------------------------------------
 
     def env(self, **extra: str) -> dict[str, str]:
-        env = dict(
-            os.environ,
-            DATABASE_URL=database_url(),
-            CELERY_BROKER_URL=self.broker.url,
-            CELERY_TASK_DEFAULT_QUEUE=self.queue,
-            CELERY_BEAT_SCHEDULE_FILENAME=str(self.folder / "beat-schedule"),
-            FB_EMBEDDED="false",
-            FB_SCHEDULE_TASKS="true",
-            FB_BOTS_INLINE="false",
-            FB_BOT_THINK_SECONDS=str(self.config.think_seconds),
+        env = worker_env(
+            db_url=database_url(),
+            broker_url=self.broker.url,
+            queue=self.queue,
+            beat_schedule=self.folder / "beat-schedule",
+            think_seconds=self.config.think_seconds,
             DEBUG="false",
             SECRET_KEY=os.environ.get("SECRET_KEY") or "outage-" + uuid.uuid4().hex,
-            PYTHONUNBUFFERED="1",
             FB_CODE_DIR=str(self.config.code_dir),
         )
-        env.pop("CELERY_BROKER_WRITE_URL", None)
         env.update(self.config.extra_env)
         env.update(extra)
         return env
+
+    def process(self, name: str, cmd: list[str], env: dict[str, str]) -> Process:
+        """One of the rig's processes, run from the checkout under test, logging to
+        ``<name>.log``."""
+        process = Process(name, cmd, env, self.folder / f"{name}.log", self.config.code_dir)
+        self.procs[name] = process
+        return process
 
     def start(self) -> None:
         from fbservice.celery import app as celery_app
@@ -278,10 +230,7 @@ class Rig:
         self.old_queue = celery_app.conf.task_default_queue
         self.broker.start()
         # This process sends tasks too (it starts the tables): to the private broker.
-        celery_app._pool = None
-        celery_app.amqp._producer_pool = None
-        celery_app.conf.broker_write_url = self.broker.url
-        celery_app.conf.broker_read_url = self.broker.url
+        use_broker(self.broker.url)
         celery_app.conf.task_default_queue = self.queue
         settings.CELERY_TASK_DEFAULT_QUEUE = self.queue
         settings.FB_SCHEDULE_TASKS = True
@@ -289,35 +238,26 @@ class Rig:
         settings.FB_BOT_THINK_SECONDS = self.config.think_seconds
 
         py = sys.executable
-        self.procs["worker"] = Proc(
-            "worker",
-            [py, "-m", "celery", "-A", "fbservice", "worker", "-l", "INFO", "-P", "prefork",
-             "-c", str(self.config.concurrency), "-n", f"{self.queue}@outage", "-Q", self.queue,
-             "--without-mingle", "--without-gossip"],
-            self.env(), self.folder,
+        worker = Worker(
+            "worker", f"{self.queue}@outage", self.queue, self.env(), self.folder / "worker.log",
+            concurrency=self.config.concurrency, cwd=self.config.code_dir,
         )  # fmt: skip
-        self.procs["beat"] = Proc(
-            "beat", [py, "-m", "celery", "-A", "fbservice", "beat", "-l", "INFO"],
-            self.env(), self.folder,
-        )  # fmt: skip
+        self.procs["worker"] = worker
+        self.process(
+            "beat", [py, "-m", "celery", "-A", "fbservice", "beat", "-l", "INFO"], self.env()
+        )
         for i in range(self.config.clock_loops):
-            self.procs[f"clock-{i}"] = Proc(
-                f"clock-{i}", [py, "manage.py", "clock_loop"], self.env(), self.folder
-            )
+            self.process(f"clock-{i}", [py, "manage.py", "clock_loop"], self.env())
         if self.config.web:
             self.web_port = free_port()
-            self.procs["web"] = Proc(
+            self.process(
                 "web",
                 [py, "-m", "gunicorn", "fbservice.asgi:application", "--bind",
                  f"127.0.0.1:{self.web_port}", "--workers", "1", "--worker-class",
                  "uvicorn_worker.UvicornWorker", "--timeout", "60", "--no-control-socket"],
-                self.env(HEALTH_BROKER_TIMEOUT="1"), self.folder,
+                self.env(HEALTH_BROKER_TIMEOUT="1"),
             )  # fmt: skip
-        deadline = time.monotonic() + 90
-        while " ready." not in self.procs["worker"].text():
-            if time.monotonic() > deadline or self.procs["worker"].proc.poll() is not None:  # type: ignore[union-attr]
-                raise RuntimeError("worker did not start:\n" + self.procs["worker"].text()[-3000:])
-            time.sleep(0.1)
+        worker.wait_ready(90)  # WaitFailed (a RuntimeError) with the log's tail
         User = get_user_model()  # noqa: N806
         self.users = [
             User.objects.get_or_create(username=f"outage-silent-{i}")[0] for i in range(3)
@@ -380,7 +320,7 @@ class Rig:
         while not self._stop.wait(0.2):
             for name in ("worker", "beat"):
                 proc = self.procs[name]
-                if proc.proc is not None and proc.proc.poll() is not None:
+                if proc.proc.poll() is not None:
                     time.sleep(1.0)
                     if not self._stop.is_set():
                         proc.start()
@@ -418,10 +358,7 @@ class Rig:
         self.broker.destroy()
         from fbservice.celery import app as celery_app
 
-        celery_app._pool = None
-        celery_app.amqp._producer_pool = None
-        celery_app.conf.broker_write_url = None
-        celery_app.conf.broker_read_url = None
+        use_broker(None)
         celery_app.conf.task_default_queue = self.old_queue
 
 

@@ -186,8 +186,9 @@ def standing_react(
 ) -> dict[int, str]:
     """Apply the standing preferences of the human seats the open window waits on (only
     ``seats``, if given; only if it is ``window_id``, if given). Returns what each seat's
-    preferences did: "declared" (a counter played), "pass_all" or "no_counter" (a private
-    pass recorded). Idempotent: each seat answers a window once of each kind."""
+    preferences did: "declared" (a counter played), "pass_all" or "no_counter" (the seat's
+    pass: sealed at a table of people). Idempotent: each seat answers a window once of
+    each kind."""
     now = service.clock_ms() if now is None else now
     table = service.table_get(game_id, seats=True)
     if table.status != Table.Status.STARTED or table.game not in RULES:
@@ -216,12 +217,12 @@ def standing_react(
         actor = f"user:{users[seat]}"
         command = loaded.definition.encode_command(reaction.command)
         if reaction.reason == rules.DECLARED:
-            if _counter(table, seat, actor, command, window, now):
+            if _answer(table, seat, actor, command, window, reaction.reason, now, "c"):
                 done[seat] = reaction.reason
                 break  # the first counter closes the window
         elif sealing.pass_of(game_id, seat, window) is not None:
             continue  # passed (sealed) on this window already
-        elif _pass(table, seat, actor, command, window, reaction.reason, now):
+        elif _answer(table, seat, actor, command, window, reaction.reason, now, "p"):
             done[seat] = reaction.reason
     return done
 
@@ -233,26 +234,7 @@ def _answer_id(table: Table, window: Window, seat: int, kind: str) -> uuid.UUID:
     )
 
 
-def _counter(
-    table: Table, seat: int, actor: str, command: dict[str, Any], window: Window, now: int
-) -> bool:
-    try:
-        service.game_command_execute(
-            game_id=table.id,
-            seat=seat,
-            actor=actor,
-            command=command,
-            command_id=_answer_id(table, window, seat, "c"),
-            metadata={"origin": ORIGIN, "reason": "declared"},
-            table=table,
-        )
-    except (RuleViolation, ServiceError) as exc:  # another counter won the race, say
-        log.info("standing counter of seat %s in %s refused: %s", seat, table.id, exc.code)
-        return False
-    return True
-
-
-def _pass(
+def _answer(
     table: Table,
     seat: int,
     actor: str,
@@ -260,22 +242,24 @@ def _pass(
     window: Window,
     reason: str,
     now: int,
+    kind: str,
 ) -> bool:
-    """The seat's pass, as its own command: sealed at a table of people (recorded, seen by
-    nobody else, ending nothing: ``games.sealing``), an ordinary pass otherwise."""
+    """The seat's answer as its own command: ``kind`` "c", a declared counter (public, like
+    any), or "p", a pass (sealed at a table of people: recorded, seen by nobody else,
+    ending nothing, ``games.sealing``; an ordinary pass otherwise)."""
     try:
         service.game_command_execute(
             game_id=table.id,
             seat=seat,
             actor=actor,
             command=command,
-            command_id=_answer_id(table, window, seat, "p"),
+            command_id=_answer_id(table, window, seat, kind),
             metadata={"origin": ORIGIN, "reason": reason},
             now=now,
             table=table,
         )
-    except (RuleViolation, ServiceError) as exc:  # the window closed meanwhile, say
-        log.info("standing pass of seat %s in %s refused: %s", seat, table.id, exc.code)
+    except (RuleViolation, ServiceError) as exc:  # another counter won, the window closed
+        log.info("standing answer of seat %s in %s refused: %s", seat, table.id, exc.code)
         return False
     return True
 

@@ -199,7 +199,7 @@ def test_every_code_has_a_status() -> None:
 
 
 def test_the_docs_code_table_is_the_registry() -> None:
-    """docs/api.md's table of codes is generated from api.errors.ERRORS (python -m api.errors)."""
+    """docs/api.md's table of codes is generated from api.errors.ERRORS (python manage.py error_table)."""
     from pathlib import Path
 
     from api.errors import ERRORS, code_table

@@ -17,26 +17,20 @@ killed (SIGKILL) at teardown whatever happened; its log is printed when a test f
 
 from __future__ import annotations
 
-import contextlib
 import os
-import re
-import signal
 import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from urllib.parse import quote, urlencode
 
 import pytest
 from django.conf import settings as django_settings
-from django.db import connection
 
+from bench import _worker
+from bench._worker import database_url
+from bench._worker import use_broker as _use_broker
 from fbservice.celery import app as celery_app
 
-REPO = Path(__file__).resolve().parents[2]
 QUEUE = f"fbtest-{uuid.uuid4().hex[:12]}"
 RABBITMQ_URL = os.environ.get("FB_TEST_RABBITMQ_URL", "amqp://guest:guest@127.0.0.1:5672//")
 SWEEP_SECONDS = 0.5
@@ -66,27 +60,9 @@ BROKERS = [
 ]
 
 
-def database_url() -> str:
-    """A DATABASE_URL naming the database this test process uses (``test_<name>``)."""
-    d = connection.settings_dict
-    auth = quote(d["USER"] or "", safe="")
-    if d["PASSWORD"]:
-        auth += ":" + quote(d["PASSWORD"], safe="")
-    options = {k: str(v) for k, v in (d.get("OPTIONS") or {}).items() if isinstance(v, str | int)}
-    host = d["HOST"] or ""
-    if host.startswith("/"):
-        options["host"] = host
-        netloc = f"{auth}@" if auth else ""
-    else:
-        netloc = f"{auth}@{host}" if auth else host
-        if d["PORT"]:
-            netloc += f":{d['PORT']}"
-    query = f"?{urlencode(options)}" if options else ""
-    return f"postgres://{netloc}/{quote(d['NAME'])}{query}"
-
-
-class Worker:
-    """One ``celery worker -B`` subprocess (its own process group) with a log file."""
+class Worker(_worker.Worker):
+    """One ``celery worker -B`` subprocess (its own process group) with a log file
+    (bench/_worker.py); a wait that fails fails the test."""
 
     def __init__(
         self,
@@ -97,73 +73,26 @@ class Worker:
         beat: bool = True,
         **overrides: str,
     ) -> None:
-        self.name = f"{QUEUE}-{index}@fbtest"
-        self.log = folder / f"worker-{index}.log"
-        env = dict(
-            os.environ,
-            DATABASE_URL=db_url,
-            CELERY_BROKER_URL=broker_url,
-            CELERY_TASK_DEFAULT_QUEUE=QUEUE,
-            CELERY_BEAT_SCHEDULE_FILENAME=str(folder / f"beat-{index}"),
-            FB_EMBEDDED="false",
-            FB_BOTS_INLINE="false",
-            FB_SCHEDULE_TASKS="true",
-            FB_BOT_THINK_SECONDS=str(BOT_THINK_SECONDS),
-            FB_SWEEP_SECONDS=str(SWEEP_SECONDS),
-            FB_SWEEP_GRACE_SECONDS=str(GRACE_SECONDS),
-            PYTHONUNBUFFERED="1",
+        sweeps = {
+            "FB_SWEEP_SECONDS": str(SWEEP_SECONDS),
+            "FB_SWEEP_GRACE_SECONDS": str(GRACE_SECONDS),
+        }
+        env = _worker.worker_env(
+            db_url=db_url,
+            broker_url=broker_url,
+            queue=QUEUE,
+            beat_schedule=folder / f"beat-{index}",
+            think_seconds=BOT_THINK_SECONDS,
+            **{**sweeps, **overrides},
         )
-        env.update(overrides)
-        env.pop("CELERY_BROKER_WRITE_URL", None)
-        with self.log.open("w") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "fbservice", "worker",
-                 *(["-B"] if beat else []),
-                 "-l", "INFO", "-P", "prefork", "-c", "2", "-n", self.name,
-                 "-Q", QUEUE, "--without-mingle", "--without-gossip"],
-                cwd=REPO,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-
-    def text(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
+        name = f"{QUEUE}-{index}@fbtest"
+        super().__init__("worker", name, QUEUE, env, folder / f"worker-{index}.log", beat=beat)
 
     def wait_for(self, pattern: str, timeout: float, what: str) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if re.search(pattern, self.text()):
-                return
-            if self.proc.poll() is not None:
-                pytest.fail(f"worker exited ({self.proc.returncode}) before {what}:\n{self.tail()}")
-            time.sleep(0.05)
-        pytest.fail(f"worker: no {what} within {timeout:.0f}s:\n{self.tail()}")
-
-    def wait_ready(self, timeout: float = 60) -> None:
-        self.wait_for(r"\bready\.", timeout, "'ready' line")
-
-    def kill(self) -> None:
-        """SIGKILL the whole group: the worker, its pool processes and its beat."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-    def tail(self, lines: int = 60) -> str:
-        return "\n".join(self.text().splitlines()[-lines:])
-
-
-def _use_broker(url: str | None) -> None:
-    """Point this process's Celery app at ``url`` (None: back to the configured broker).
-    CELERY_BROKER_URL in the environment wins over app.conf.broker_url, so the write and
-    read URLs are set instead, and the cached producer pool is dropped (private API:
-    test-only; kombu keeps pools per connection, so the old one is reused on the way back)."""
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
-    celery_app.conf.broker_write_url = url
-    celery_app.conf.broker_read_url = url
+        try:
+            super().wait_for(pattern, timeout, what)
+        except _worker.WaitFailed as exc:
+            pytest.fail(str(exc))
 
 
 def _delete_queue(url: str) -> None:

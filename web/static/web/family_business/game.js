@@ -39,6 +39,20 @@ async function loadState() {
   clockOffset = fresh.server_time - Date.now();
   doc = fresh;
   draw();
+  recheckWindow();
+}
+
+/* My standing reactions answer a window as it opens, on the server, maybe a moment after
+   this page read it: read once more shortly after, so "Passed for you automatically"
+   shows while the window is still open (nothing else announces a sealed pass). */
+let windowRechecked = null;
+function recheckWindow() {
+  const w = doc && doc.state.window;
+  if (!w || w.decision || me() === null || !w.waiting_on.includes(me()) || doc.window_pass) return;
+  const key = `${w.id}:${w.deadline}`;
+  if (windowRechecked === key) return;
+  windowRechecked = key;
+  setTimeout(() => { loadState().catch(() => {}); }, 1500);
 }
 
 function useCommandResult(res) {
