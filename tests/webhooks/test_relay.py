@@ -324,3 +324,17 @@ def test_a_subscription_made_after_a_ruling_does_not_get_it() -> None:
     sub = subscribe(players[0], URL, ["all"])
     relay_all()
     assert not Delivery.objects.filter(subscription=sub).exists()
+
+
+def test_events_and_a_ruling_relayed_in_one_pass_keep_the_ruling_last() -> None:
+    players = users("alice", "bob")
+    sub = subscribe(players[0], URL, ["all"])
+    table = started_table(players, reaction_seconds=300)
+    for _ in range(5):
+        move(table, players)
+    ruling = rule(table, "void")
+    assert relay_stream(table.id) == ruling["version"] + 1  # every event, then the ruling
+    lane = list(Delivery.objects.filter(subscription=sub).order_by("seq", "id"))
+    assert [d.seq for d in lane] == [*range(1, ruling["version"] + 1), ruling["version"]]
+    assert lane[-1].ruling == ruling["id"] and all(d.ruling is None for d in lane[:-1])
+    assert json.loads(lane[-1].body)["data"]["result"]["kind"] == "void"
