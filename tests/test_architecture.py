@@ -238,6 +238,18 @@ def test_the_api_reaches_the_store_only_through_the_service():
     assert problems == []
 
 
+def test_the_games_and_the_store_never_import_the_webhooks():
+    """The webhooks hang off what the service commits (the event log, the rulings):
+    ``webhooks.relay`` reads them; nothing in ``games/`` or ``events/`` calls the webhooks."""
+    problems = [
+        f"{path.relative_to(REPO)}:{line}: imports {name}"
+        for path in python_files("games", "events")
+        for line, name in imports_of(path, REPO)
+        if name.split(".")[0] == "webhooks"
+    ]
+    assert problems == []
+
+
 def _own_game(relative: Path, packages: set[str]) -> str | None:
     """The game whose code ``relative`` is: its rules package, or its web pages
     (``web/games/<name>.py``, or a folder of that name)."""

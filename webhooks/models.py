@@ -59,8 +59,10 @@ class Subscription(models.Model):
 
 
 class Delivery(models.Model):
-    """One message to one subscription: an event of a game (``stream_id``, ``seq``) or a
-    test message (no stream). ``body`` is the exact JSON sent; ``message_id`` is the
+    """One message to one subscription: an event of a game (``stream_id``, ``seq``), a
+    tournament director's deciding ruling on a game (``ruling``; ``seq`` is the game's
+    version when it was recorded, so the lane sends it after the game's events) or a test
+    message (no stream). ``body`` is the exact JSON sent; ``message_id`` is the
     ``webhook-id``, the same on every attempt."""
 
     PENDING, DELIVERED, FAILED = "pending", "delivered", "failed"
@@ -72,6 +74,7 @@ class Delivery(models.Model):
     )
     stream_id = models.UUIDField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0)
+    ruling = models.PositiveBigIntegerField(null=True, blank=True)  # games.Ruling's id
     kind = models.CharField(max_length=40)
     body = models.TextField()
     status = models.CharField(
@@ -91,8 +94,13 @@ class Delivery(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["subscription", "stream_id", "seq"],
-                condition=models.Q(stream_id__isnull=False),
+                condition=models.Q(stream_id__isnull=False, ruling__isnull=True),
                 name="uniq_delivery_event",
+            ),
+            models.UniqueConstraint(
+                fields=["subscription", "ruling"],
+                condition=models.Q(ruling__isnull=False),
+                name="uniq_delivery_ruling",
             ),
         ]
         indexes = [
@@ -127,11 +135,14 @@ class Attempt(models.Model):
 
 
 class RelayCursor(models.Model):
-    """The last event of a game the relay has turned into deliveries. ``finished``: the
-    game is over and every event was relayed (catch-up scans skip it)."""
+    """The last event of a game the relay has turned into deliveries, and the last of its
+    deciding rulings (``ruling``: an id; a game's deciding rulings commit in id order, as
+    each holds the game's clock row). ``finished``: the game is over and every event was
+    relayed (catch-up scans skip it for events; a later ruling is still found)."""
 
     stream_id = models.UUIDField(primary_key=True)
     seq = models.PositiveIntegerField(default=0)
+    ruling = models.PositiveBigIntegerField(db_default=0)
     finished = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -16,6 +16,17 @@ Payloads go through the same viewer projection as every read (``api.viewers``): 
 subscriber's own games as its seat sees them, a staff service-wide subscription as a
 spectator does. Which events are turns, windows, a filled table or a finished game is the
 game's to say (``games.registry.notices``: ``games/family_business/notices.py``).
+
+A tournament director's deciding ruling (an award or a void, ``games.reviews``) finishes
+its game without an event, so the relay reads the game's rulings beside its events: the
+ruling table is the outbox for those. Each deciding ruling after the cursor's ``ruling``
+becomes a ``game.finished`` delivery (``build_rulings``) for every subscription that gets
+the game's notices, written with the cursor's move in the same transaction. Its lane
+position is the game's version when the ruling was recorded (``Delivery.seq``), so it goes
+after the game's earlier deliveries; the database refuses appends to a decided game, so
+none comes after it. A ruling that rolled back was never committed, so it sends nothing; a
+note sends nothing. The ruling's transaction announces the game on the store's channel,
+so the relay hears of it like an append, and ``behind`` finds a ruling it missed.
 """
 
 from __future__ import annotations
@@ -35,17 +46,20 @@ from events.store import UNDONE, iso
 from games import selectors
 from games.core import Game
 from games.errors import ServiceError
-from games.models import Table
+from games.models import Ruling, Table
 from games.reads import Access, event_document
 from games.registry import get_game
 from games.registry import notices as game_notices
+from games.reviews import Decided, may_read_rulings, ruling_document
 from webhooks import tasks
 from webhooks.models import Delivery, RelayCursor, Subscription
 
 _IDS = uuid.UUID("0b7d3f3e-2c55-4a8e-9a43-4f3c0a1d2e77")  # namespace of message ids
 ALL = "all"
 EVENT = "game.event"  # the type of a delivery made only because a subscription wants all
-KIND_ORDER = ("table.filled", "turn.started", "window.opened", "game.finished")
+FINISHED = "game.finished"  # also the type of a deciding ruling's delivery
+KIND_ORDER = ("table.filled", "turn.started", "window.opened", FINISHED)
+DECIDING = (Ruling.Kind.AWARD, Ruling.Kind.VOID)
 
 Lane = tuple[uuid.UUID, uuid.UUID | None]  # (subscription, game): delivered in order
 
@@ -56,6 +70,11 @@ def message_id(subscription_id: uuid.UUID, stream_id: uuid.UUID, seq: int) -> st
     return "msg_" + uuid.uuid5(_IDS, f"{subscription_id}:{stream_id}:{seq}").hex
 
 
+def ruling_message_id(subscription_id: uuid.UUID, stream_id: uuid.UUID, ruling_id: int) -> str:
+    """The ``webhook-id`` of a deciding ruling's delivery (fixed, as an event's)."""
+    return "msg_" + uuid.uuid5(_IDS, f"{subscription_id}:{stream_id}:ruling:{ruling_id}").hex
+
+
 @dataclass(frozen=True)
 class Viewer:
     access: Access
@@ -63,39 +82,67 @@ class Viewer:
 
 
 def relay_stream(stream_id: uuid.UUID) -> int:
-    """Relay the committed events of one game after its cursor; returns the deliveries
-    made. Their delivery tasks are sent once the transaction commits."""
+    """Relay the committed events and deciding rulings of one game after its cursor;
+    returns the deliveries made. Their delivery tasks are sent once the transaction
+    commits."""
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute(
-                "INSERT INTO webhooks_relaycursor (stream_id, seq, finished, updated_at) "
-                "VALUES (%s, 0, false, now()) ON CONFLICT DO NOTHING",
+                "INSERT INTO webhooks_relaycursor (stream_id, seq, ruling, finished, updated_at) "
+                "VALUES (%s, 0, 0, false, now()) ON CONFLICT DO NOTHING",
                 [stream_id],
             )
             cursor.execute(
-                "SELECT seq FROM webhooks_relaycursor WHERE stream_id = %s FOR UPDATE",
+                "SELECT seq, ruling FROM webhooks_relaycursor WHERE stream_id = %s FOR UPDATE",
                 [stream_id],
             )
-            after = cursor.fetchone()[0]
-        # The table before the events: a game finishes in the statement that appends its
-        # last event, so a table read as finished here has every event in the read below.
+            after, ruled = cursor.fetchone()
+        # The rulings before the table, the table before the events: a deciding ruling
+        # commits after every event up to its version and finishes the table with it, and
+        # a game finishes in the statement that appends its last event, so a table read as
+        # finished here has every event in the read below, and so has a ruling read here.
+        rulings = list(
+            Ruling.objects.filter(table_id=stream_id, kind__in=DECIDING, id__gt=ruled)
+            .select_related("author")
+            .order_by("id")
+        )
         try:
             table = selectors.table_detail(stream_id)
         except ServiceError:
             table = None
         rows = list(StoredEvent.objects.filter(stream_id=stream_id, seq__gt=after).order_by("seq"))
-        if not rows or table is None:  # nothing new; a game gone or over needs no scans
+        last = rows[-1].seq if rows else after
+        rulings = _in_order(rulings, last)
+        if table is None or not (rows or rulings):  # a game gone; or nothing new
             over = table is None or table.status == Table.Status.FINISHED
             RelayCursor.objects.filter(stream_id=stream_id).update(finished=over)
             return 0
         deliveries = build(table, rows)
+        ruled_deliveries = build_rulings(table, rulings)
+        # Two statements, events first: a ruling's delivery shares its lane position with
+        # the game's last event and is sent after it (lanes go by seq, then id).
         Delivery.objects.bulk_create(deliveries, ignore_conflicts=True)
+        Delivery.objects.bulk_create(ruled_deliveries, ignore_conflicts=True)
         finished = table.status == Table.Status.FINISHED
-        RelayCursor.objects.filter(stream_id=stream_id).update(seq=rows[-1].seq, finished=finished)
+        RelayCursor.objects.filter(stream_id=stream_id).update(
+            seq=last, ruling=rulings[-1].id if rulings else ruled, finished=finished
+        )
+        deliveries += ruled_deliveries
         lanes = {(d.subscription_id, stream_id) for d in deliveries}
         if lanes:
             transaction.on_commit(lambda: tasks.send_lanes(lanes))
     return len(deliveries)
+
+
+def _in_order(rulings: list[Ruling], last: int) -> list[Ruling]:
+    """The rulings that may go now: up to the first recorded after an event this pass has
+    not read (none is, as rulings are read first; that one and later ones wait)."""
+    out: list[Ruling] = []
+    for ruling in rulings:
+        if ruling.version > last:
+            break
+        out.append(ruling)
+    return out
 
 
 def _subscriptions(table: Table) -> list[Subscription]:
@@ -222,21 +269,98 @@ def _delivery(
     )
 
 
+def build_rulings(table: Table, rulings: list[Ruling]) -> list[Delivery]:
+    """The deliveries ``rulings`` (a game's next deciding rulings, in order) make: a
+    ``game.finished`` for every subscription that gets the game's notices (``all`` too)
+    and was made before the ruling, concerning every seat."""
+    if not rulings:
+        return []
+    subscriptions = [s for s in _subscriptions(table) if FINISHED in s.kinds or ALL in s.kinds]
+    if not subscriptions:
+        return []
+    users = {s.position: s.user_id for s in table.seat_set.all()}
+    seats = sorted(users)
+    notices = [{"kind": FINISHED, "seats": seats, "users": [users[s] for s in seats]}]
+    viewers = {sub.id: _viewer(table, sub) for sub in subscriptions}
+    out: list[Delivery] = []
+    for ruling in rulings:
+        for sub in subscriptions:
+            viewer = viewers[sub.id]
+            if viewer is None or sub.created_at > ruling.created_at:
+                continue
+            out.append(_ruling_delivery(sub, table, ruling, notices, viewer))
+    return out
+
+
+def _ruling_delivery(
+    sub: Subscription,
+    table: Table,
+    ruling: Ruling,
+    notices: list[dict[str, Any]],
+    viewer: Viewer,
+) -> Delivery:
+    msg = ruling_message_id(sub.id, table.id, ruling.id)
+    decided = Decided(ruling=ruling.id, kind=ruling.kind, winners=list(ruling.winners))
+    body = {
+        "id": msg,
+        "type": FINISHED,
+        "timestamp": iso(ruling.created_at),
+        "data": {
+            "game_id": str(table.id),
+            "game": table.game,
+            "seq": None,  # no event: the game ended where its events stop
+            "version": ruling.version,
+            "viewer": viewer.access.viewer,
+            "seat": viewer.seat,
+            "notices": notices,
+            "event": None,
+            "winners": decided.winners,
+            "result": decided.document(),
+            "ruling": _ruling_seen(viewer, ruling),
+        },
+    }
+    return Delivery(
+        message_id=msg,
+        subscription_id=sub.id,
+        stream_id=table.id,
+        seq=ruling.version,
+        ruling=ruling.id,
+        kind=FINISHED,
+        body=json.dumps(body, separators=(",", ":")),
+        next_attempt_at=ruling.created_at,
+    )
+
+
+def _ruling_seen(viewer: Viewer, ruling: Ruling) -> dict[str, Any]:
+    """The ruling as ``GET /games/{id}/rulings`` shows it to this viewer (a seat or a
+    spectator, never staff: the relay reads as one). Rulings are shown to them once the
+    game is over, which a deciding ruling makes it; before that, only what it decided."""
+    if may_read_rulings(viewer.access.table, viewer.access.user):
+        return ruling_document(ruling)
+    return {"id": ruling.id, "kind": ruling.kind, "winners": list(ruling.winners)}
+
+
 # --- finding games to relay --------------------------------------------------------------
 
 _BEHIND = """
-SELECT t.id FROM games_table t
-LEFT JOIN webhooks_relaycursor c ON c.stream_id = t.id
-WHERE t.status <> 'open' AND NOT COALESCE(c.finished, false)
-  AND COALESCE(c.seq, 0) < (
-      SELECT coalesce(max(e.seq), 0) FROM events_storedevent e WHERE e.stream_id = t.id)
+SELECT id FROM (
+    SELECT t.id FROM games_table t
+    LEFT JOIN webhooks_relaycursor c ON c.stream_id = t.id
+    WHERE t.status <> 'open' AND NOT COALESCE(c.finished, false)
+      AND COALESCE(c.seq, 0) < (
+          SELECT coalesce(max(e.seq), 0) FROM events_storedevent e WHERE e.stream_id = t.id)
+    UNION
+    SELECT r.table_id FROM games_ruling r
+    LEFT JOIN webhooks_relaycursor c ON c.stream_id = r.table_id
+    WHERE r.kind IN ('award', 'void') AND r.id > COALESCE(c.ruling, 0)
+) AS behind
 LIMIT %s
 """
 
 
 def behind(limit: int = 1000) -> list[uuid.UUID]:
-    """Games with committed events the relay has not relayed yet (a missed notification,
-    a relay that was down)."""
+    """Games with committed events or deciding rulings the relay has not relayed yet (a
+    missed notification, a relay that was down); a finished game only for a ruling."""
     with connection.cursor() as cursor:
         cursor.execute(_BEHIND, [limit])
         return [row[0] for row in cursor.fetchall()]

@@ -14,7 +14,9 @@ from django.db import transaction
 from django.db.models import Count
 
 from events.models import StoredEvent
+from games.reviews import ruling_record
 from games.service import game_command_execute, game_load
+from tests.factories import UserFactory
 from tests.webhooks.conftest import Receiver
 from tests.webhooks.helpers import move, play_out, started_table, subscribe, users
 from webhooks import services, signing
@@ -240,3 +242,134 @@ def test_the_address_is_checked_again_at_each_delivery(webhook_worker, receiver)
     assert delivery.status == "pending" and delivery.last_status_code is None
     assert delivery.last_error.startswith("refused:") and "loopback" in delivery.last_error
     assert rec.messages() == []
+
+
+# --- a tournament director's deciding ruling ------------------------------------------------
+
+
+def rule(table, kind: str, winners: list[int] | None = None) -> dict:
+    """A ruling recorded in this process, as the API would (``POST /games/{id}/rulings``)."""
+    director = UserFactory(username=f"director-{uuid.uuid4().hex[:8]}", is_staff=True)
+    return ruling_record(
+        table=table, user=director, kind=kind, reason=f"{kind}: a reason", winners=winners or []
+    )
+
+
+def test_a_ruling_that_ends_a_running_game_is_delivered_once_after_its_earlier_deliveries(
+    webhook_worker, receiver, tmp_path: Path
+) -> None:
+    alice, bob, carol = players = users("alice", "bob", "carol")
+    plain = receiver()
+    to_alice = subscribe(alice, plain.url, ["all"])
+    docs = Receiver(tmp_path, script=docs_receiver_script(tmp_path))
+    to_bob = subscribe(bob, docs.url, ["game.finished"])
+    docs.env = {"WEBHOOK_SECRET": to_bob.secret}
+    docs.start()
+    others = receiver()
+    to_carol = subscribe(carol, others.url, ["turn.started", "window.opened", "table.filled"])
+    webhook_worker()
+    table = started_table(players, reaction_seconds=300)
+    for _ in range(10):
+        move(table, players)
+    settle(to_alice)
+    version = game_load(game_id=table.id).version
+    ruling = rule(table, "award", [2])
+    delivered = settle(to_alice)
+    rows = list(StoredEvent.objects.filter(stream_id=table.id).order_by("seq"))
+    assert rows[-1].seq == version == ruling["version"]
+    assert [(d.seq, d.ruling) for d in delivered] == [(r.seq, None) for r in rows] + [
+        (version, ruling["id"])
+    ]
+    assert {d.status for d in delivered} == {"delivered"}
+    got = sorted(plain.wait_for(len(rows) + 1), key=lambda m: m["at"])
+    time.sleep(1.0)
+    assert len(plain.messages()) == len(rows) + 1  # once
+    for message in got:
+        signing.verify(
+            to_alice.secret, message["headers"], message["body"].encode(), now=message["at"]
+        )
+    assert [m["headers"]["webhook-id"] for m in got] == [d.message_id for d in delivered]
+    last = json.loads(got[-1]["body"])
+    assert last["type"] == "game.finished"
+    assert last["data"]["version"] == version and last["data"]["seat"] == 0
+    assert last["data"]["winners"] == [2] and last["data"]["ruling"]["reason"] == "award: a reason"
+    assert last["data"]["result"] == {
+        "decided_by": "ruling",
+        "ruling": ruling["id"],
+        "kind": "award",
+    }
+
+    # bob wanted game.finished only: the ruling is his one message, and the receiver
+    # written from the docs verifies it
+    (for_bob,) = settle(to_bob)
+    assert for_bob.ruling == ruling["id"] and for_bob.status == "delivered"
+    docs.stop()
+    verified = [line.split()[1:3] for line in docs_out(docs) if line.startswith("verified")]
+    assert verified == [[for_bob.message_id, "game.finished"]]
+
+    # carol wanted other kinds: nothing of the ruling
+    carols = settle(to_carol)
+    assert carols and all(d.ruling is None and d.kind != "game.finished" for d in carols)
+    assert len(others.wait_for(len(carols))) == len(carols)
+    assert {json.loads(m["body"])["type"] for m in others.messages()} <= {
+        "turn.started",
+        "window.opened",
+        "table.filled",
+    }
+
+    # a redelivery sends the same message again: same webhook-id, same body
+    services.redeliver(subscription=to_alice, delivery=delivered[-1])
+    again = plain.wait_for(len(rows) + 2)
+    repeat = max(again, key=lambda m: m["at"])
+    assert repeat["headers"]["webhook-id"] == delivered[-1].message_id
+    assert repeat["body"] == got[-1]["body"]
+    signing.verify(to_alice.secret, repeat["headers"], repeat["body"].encode(), now=repeat["at"])
+
+
+def test_a_ruling_on_a_finished_game_is_delivered_after_its_end_and_a_note_or_a_rolled_back_one_is_not(
+    webhook_worker, receiver
+) -> None:
+    players = users("alice", "bob")
+    rec = receiver()
+    sub = subscribe(players[1], rec.url, ["game.finished"])
+    webhook_worker()
+    table = started_table(players, reaction_seconds=300)
+    play_out(table, players)
+    (ended,) = settle(sub)
+    rec.wait_for(1)
+    version = game_load(game_id=table.id).version
+
+    class Abort(Exception):
+        pass
+
+    rule(table, "note")
+    try:
+        with transaction.atomic():
+            rule(table, "void")
+            time.sleep(2.0)  # the relay sweeps meanwhile: it must not see this
+            raise Abort
+    except Abort:
+        pass
+    time.sleep(2.0)
+    assert settle(sub) == [ended]
+    assert len(rec.messages()) == 1
+
+    ruling = rule(table, "void")
+    delivered = settle(sub)
+    assert [(d.seq, d.ruling) for d in delivered] == [(version, None), (version, ruling["id"])]
+    got = sorted(rec.wait_for(2), key=lambda m: m["at"])
+    time.sleep(1.0)
+    assert len(rec.messages()) == 2  # once each
+    assert [m["headers"]["webhook-id"] for m in got] == [d.message_id for d in delivered]
+    for message in got:
+        signing.verify(sub.secret, message["headers"], message["body"].encode(), now=message["at"])
+    first, second = (json.loads(m["body"]) for m in got)
+    assert first["type"] == second["type"] == "game.finished"
+    assert first["data"]["event"]["type"] == "family_business.GameEnded"
+    assert second["data"]["event"] is None and second["data"]["winners"] == []
+    assert second["data"]["result"] == {
+        "decided_by": "ruling",
+        "ruling": ruling["id"],
+        "kind": "void",
+    }
+    assert second["data"]["viewer"] == 1 and second["data"]["ruling"]["id"] == ruling["id"]

@@ -12,14 +12,16 @@ import pytest
 from django.db import transaction
 
 from events.models import StoredEvent
+from games.models import Ruling
 from games.registry import get_game
+from games.reviews import ruling_record
 from games.service import from_row, game_command_execute, game_load
 from tests.api.helpers import card_ids
 from tests.factories import UserFactory
 from tests.feed.test_live_feed import _is_public
 from tests.webhooks.helpers import move, play_out, started_table, subscribe, users
 from webhooks.models import Delivery, RelayCursor
-from webhooks.relay import behind, relay_all, relay_stream
+from webhooks.relay import behind, relay_all, relay_stream, ruling_message_id
 
 game = get_game("family_business")
 URL = "http://127.0.0.1:9/hooks"  # never called here
@@ -181,3 +183,158 @@ def test_a_subscription_gets_only_what_was_recorded_after_it_was_made() -> None:
     relay_all()
     seqs = list(Delivery.objects.filter(subscription=sub).values_list("seq", flat=True))
     assert seqs and min(seqs) == version + 1
+
+
+# --- a tournament director's deciding ruling ------------------------------------------------
+
+
+def rule(table: Any, kind: str, winners: list[int] | None = None, **kw: Any) -> dict[str, Any]:
+    director = UserFactory(username=f"director-{uuid.uuid4().hex[:8]}", is_staff=True)
+    return ruling_record(
+        table=table, user=director, kind=kind, reason=f"{kind}: a reason", winners=winners or []
+    )
+
+
+def test_a_ruling_that_decides_a_running_game_is_a_game_finished_for_whoever_gets_its_notices() -> (
+    None
+):
+    alice, bob, carol = players = users("alice", "bob", "carol")
+    mallory = UserFactory(username="mallory")
+    staff = UserFactory(username="staff", is_staff=True)
+    subs = {
+        "alice": subscribe(alice, URL, ["all"]),
+        "bob": subscribe(bob, URL, ["game.finished"]),
+        "carol": subscribe(carol, URL, ["turn.started", "window.opened", "table.filled"]),
+        "mallory": subscribe(mallory, URL, ["all"]),
+        "staff": subscribe(staff, URL, ["game.finished"], scope="service"),
+    }
+    table = started_table(players, reaction_seconds=300)
+    for _ in range(8):
+        move(table, players)
+    relay_all()
+    before = {name: Delivery.objects.filter(subscription=sub).count() for name, sub in subs.items()}
+    assert before["bob"] == 0  # nothing finished yet
+    version = game_load(game_id=table.id).version
+    ruling = rule(table, "award", [1])
+    assert ruling["version"] == version
+    assert table.id in behind()  # no event: the relay still finds it
+    assert relay_all() == 3  # alice (all), bob (game.finished), staff (service-wide)
+
+    def ruled(name: str) -> list[Delivery]:
+        return list(Delivery.objects.filter(subscription=subs[name], ruling__isnull=False))
+
+    for name in ("carol", "mallory"):  # other kinds only; not seated
+        assert ruled(name) == []
+        assert Delivery.objects.filter(subscription=subs[name]).count() == before[name]
+    lane = list(Delivery.objects.filter(subscription=subs["alice"]).order_by("seq", "id"))
+    assert lane[-1].ruling == ruling["id"]  # after every earlier delivery of the game
+    assert [d.seq for d in lane[:-1]] == list(range(1, version + 1))
+    (delivery,) = ruled("bob")
+    assert (delivery.seq, delivery.kind, delivery.stream_id) == (version, "game.finished", table.id)
+    assert delivery.message_id == ruling_message_id(subs["bob"].id, table.id, ruling["id"])
+    body = json.loads(delivery.body)
+    assert body["id"] == delivery.message_id and body["type"] == "game.finished"
+    data = body["data"]
+    seats = [0, 1, 2]
+    assert data == {
+        "game_id": str(table.id),
+        "game": "family_business",
+        "seq": None,
+        "version": version,
+        "viewer": 1,
+        "seat": 1,
+        "notices": [{"kind": "game.finished", "seats": seats, "users": [p.pk for p in players]}],
+        "event": None,
+        "winners": [1],
+        "result": {"decided_by": "ruling", "ruling": ruling["id"], "kind": "award"},
+        "ruling": ruling,  # as GET /games/{id}/rulings shows it to bob: the game is over
+    }
+    (spectator,) = ruled("staff")
+    staff_data = json.loads(spectator.body)["data"]
+    assert (staff_data["viewer"], staff_data["seat"]) == ("spectator", None)
+    assert staff_data["ruling"]["reason"] == "award: a reason"
+    (for_alice,) = ruled("alice")
+    assert json.loads(for_alice.body)["data"]["seat"] == 0
+
+    # relayed once; the game is over and nothing is behind
+    assert relay_all() == 0 and relay_stream(table.id) == 0
+    cursor = RelayCursor.objects.get(stream_id=table.id)
+    assert (cursor.seq, cursor.ruling, cursor.finished) == (version, ruling["id"], True)
+    assert table.id not in behind()
+
+
+def test_rulings_on_a_finished_game_each_come_after_its_end_and_a_note_makes_nothing() -> None:
+    players = users("alice", "bob")
+    sub = subscribe(players[0], URL, ["game.finished"])
+    table = started_table(players, reaction_seconds=300)
+    play_out(table, players)
+    relay_all()
+    ended = list(Delivery.objects.filter(subscription=sub))
+    assert len(ended) == 1 and ended[0].ruling is None  # the GameEnded event
+    assert RelayCursor.objects.get(stream_id=table.id).finished
+    version = game_load(game_id=table.id).version
+
+    rule(table, "note")
+    assert table.id not in behind()
+    assert relay_all() == 0 and relay_stream(table.id) == 0
+
+    void = rule(table, "void")
+    award = rule(table, "award", [0, 1])
+    assert table.id in behind()  # a finished game's cursor, found again for its rulings
+    assert relay_all() == 2
+    lane = list(Delivery.objects.filter(subscription=sub).order_by("seq", "id"))
+    assert [(d.seq, d.ruling) for d in lane] == [
+        (version, None),
+        (version, void["id"]),
+        (version, award["id"]),
+    ]
+    results = [json.loads(d.body)["data"] for d in lane[1:]]
+    assert [(r["winners"], r["result"]["kind"]) for r in results] == [
+        ([], "void"),
+        ([0, 1], "award"),
+    ]
+    assert len({d.message_id for d in lane}) == 3
+    assert relay_all() == 0 and table.id not in behind()
+
+
+def test_a_ruling_that_rolled_back_sends_nothing() -> None:
+    players = users("alice", "bob")
+    sub = subscribe(players[0], URL, ["all"])
+    table = started_table(players, reaction_seconds=300)
+    relay_all()
+    made = Delivery.objects.filter(subscription=sub).count()
+
+    class Abort(Exception):
+        pass
+
+    with pytest.raises(Abort), transaction.atomic():
+        rule(table, "void")
+        raise Abort
+    assert not Ruling.objects.filter(table_id=table.id).exists()
+    assert table.id not in behind()
+    assert relay_all() == 0 and relay_stream(table.id) == 0
+    assert Delivery.objects.filter(subscription=sub).count() == made
+    assert RelayCursor.objects.get(stream_id=table.id).ruling == 0
+
+
+def test_a_subscription_made_after_a_ruling_does_not_get_it() -> None:
+    players = users("alice", "bob")
+    table = started_table(players, reaction_seconds=300)
+    rule(table, "award", [0])
+    sub = subscribe(players[0], URL, ["all"])
+    relay_all()
+    assert not Delivery.objects.filter(subscription=sub).exists()
+
+
+def test_events_and_a_ruling_relayed_in_one_pass_keep_the_ruling_last() -> None:
+    players = users("alice", "bob")
+    sub = subscribe(players[0], URL, ["all"])
+    table = started_table(players, reaction_seconds=300)
+    for _ in range(5):
+        move(table, players)
+    ruling = rule(table, "void")
+    assert relay_stream(table.id) == ruling["version"] + 1  # every event, then the ruling
+    lane = list(Delivery.objects.filter(subscription=sub).order_by("seq", "id"))
+    assert [d.seq for d in lane] == [*range(1, ruling["version"] + 1), ruling["version"]]
+    assert lane[-1].ruling == ruling["id"] and all(d.ruling is None for d in lane[:-1])
+    assert json.loads(lane[-1].body)["data"]["result"]["kind"] == "void"
