@@ -63,7 +63,9 @@ class SubscriptionCreateSerializer(StrictSerializer):
     # Checked by the SSRF guard (422 webhook_url_refused), not by a URL pattern: any URL
     # the schema calls valid gets a coded answer.
     url = StrictCharField(
-        max_length=2000, help_text="An http(s) URL whose host resolves to public addresses."
+        max_length=2000,
+        allow_blank=True,  # a blank (or blank-looking) URL is refused by the guard, with its code
+        help_text="An http(s) URL whose host resolves to public addresses.",
     )
     kinds = KindsField(help_text="What to be told of (docs/webhooks.md#kinds).")
     scope = serializers.ChoiceField(
@@ -76,7 +78,7 @@ class SubscriptionCreateSerializer(StrictSerializer):
 
 
 class SubscriptionUpdateSerializer(StrictSerializer):
-    url = StrictCharField(max_length=2000, required=False)
+    url = StrictCharField(max_length=2000, required=False, allow_blank=True)
     kinds = KindsField(required=False)
     description = StrictCharField(max_length=200, required=False, allow_blank=True)
     active = StrictBooleanField(

@@ -71,6 +71,8 @@ def test_register_list_show_change_and_delete(alice, mallory) -> None:
         ({"url": "https://" + "a" * 70 + ".example/x"}, 422, "webhook_url_refused"),
         ({"url": "http://[::1/x"}, 422, "webhook_url_refused"),
         ({"url": "http://example.com:99999/x"}, 422, "webhook_url_refused"),
+        ({"url": "\u0085"}, 422, "webhook_url_refused"),  # blank-looking: not a URL
+        ({"url": ""}, 422, "webhook_url_refused"),
         ({"url": "x" * 2001}, 400, "invalid"),
         ({"url": 5}, 400, "invalid"),
         ({"kinds": []}, 400, "invalid"),
