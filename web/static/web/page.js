@@ -69,7 +69,8 @@ function lobbyButton(id, fn, gameId, info) {
 }
 
 /* The page's start. `page`: {gameId, info(table) -> the waiting room's line about the table,
-   tick() -> redraws the countdowns (every 0.2 s), loadState(), loadLog()}. Wires the waiting
+   tick() -> redraws the countdowns (every 0.2 s), loadState(), loadLog(), behind() -> the log
+   is past the state}. Wires the waiting
    room's buttons, waits out the waiting room if the table is open, then loads the game's
    state and its log so far, retrying each every 2 s. Resolves true once both are loaded;
    false when there is no such table (404, shown in the error banner). */
@@ -94,6 +95,14 @@ async function openTable(page) {
   }
   for (;;) {
     try { await page.loadLog(); break; } catch (err) { showError(err); await sleep(2000); }
+  }
+  // A move made between the two reads is in the log but not in the state, and the feed
+  // follows from the log's end: read the state once more, or it stays behind until the
+  // next move (seen: the other page missed a bid until someone moved again).
+  if (page.behind && page.behind()) {
+    for (;;) {
+      try { await page.loadState(); break; } catch (err) { showError(err); await sleep(2000); }
+    }
   }
   return true;
 }

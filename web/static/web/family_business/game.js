@@ -591,9 +591,14 @@ document.addEventListener("keydown", (ev) => {
   }
 });
 
+/* The log has events the state does not include yet. */
+function behind() {
+  return Boolean(doc && lastSeq > doc.version);
+}
+
 async function main() {
   const tick = () => tickCountdowns(clockOffset);
-  if (!(await openTable({ gameId: GAME, info: tableInfo, tick, loadState, loadLog }))) return;
+  if (!(await openTable({ gameId: GAME, info: tableInfo, tick, loadState, loadLog, behind }))) return;
   draw(); // with the events: the last move on the board
   if (typeof loadStanding === "function") loadStanding();
   follow();

@@ -586,9 +586,14 @@ document.addEventListener("keydown", (ev) => {
   }
 });
 
+/* The log has events the state does not include yet. */
+function behind() {
+  return Boolean(doc && lastSeq > doc.version);
+}
+
 async function main() {
   const tick = () => tickCountdowns(clockOffset);
-  if (!(await openTable({ gameId: GAME, info: tableInfo, tick, loadState, loadLog }))) return;
+  if (!(await openTable({ gameId: GAME, info: tableInfo, tick, loadState, loadLog, behind }))) return;
   follow();
 }
 
