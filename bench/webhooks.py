@@ -3,9 +3,9 @@
     make bench BENCHES=webhooks              (or: python -m bench.webhooks)
     python -m bench.webhooks --rate 25 --seconds 30
 
-Starts a webhook receiver process on 127.0.0.1 (answers 204 at once) and a Celery worker
-(prefork x --concurrency, a queue of its own; its thread is the relay) against the
-configured database and broker. Sets up --games two-seat games of humans (a new one
+Starts a webhook receiver process on 127.0.0.1 (tests/webhooks/receiver.py, the tests' own:
+answers 204 at once) and a Celery worker (prefork x --concurrency, a queue of its own; its
+thread is the relay) against the configured database and broker. Sets up --games two-seat games of humans (a new one
 replaces each that ends) and plays them from this process through the service, paced to
 --rate commands a second in all, from 8 threads, in two phases of --seconds each:
 
@@ -22,6 +22,7 @@ the commit) p50/p99/max, the deliveries made, and how long the backlog took to d
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import subprocess
@@ -45,6 +46,7 @@ from fbservice.celery import app as celery_app  # noqa: E402
 from games.lobby import seat_join, table_create, table_start  # noqa: E402
 from games.registry import get_game  # noqa: E402
 from games.service import game_command_execute, game_load  # noqa: E402
+from tests.webhooks import receiver as receiver_script  # noqa: E402
 from tests.windows import run_out, to_answer  # noqa: E402
 from webhooks.models import Delivery, Subscription  # noqa: E402
 
@@ -179,13 +181,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="fb-bench-wh-") as tmp:
         folder = Path(tmp)
         port = 20000 + random.randrange(20000)  # noqa: S311
-        arrivals = folder / "arrivals.txt"
+        arrivals = folder / "arrivals.jsonl"
         receiver = start(
             [
                 sys.executable,
-                str(REPO / "bench" / "_webhook_receiver.py"),
+                str(receiver_script.SCRIPT),
                 str(port),
                 str(arrivals),
+                "ok",
             ],
             dict(os.environ),
             folder / "receiver.log",
@@ -229,12 +232,12 @@ def main() -> None:
                 os.killpg(proc.pid, 9)
                 proc.wait()
         latencies = []
-        for line in arrivals.read_text().splitlines():
-            arrived, _, stamp = line.split(" ", 2)
+        for message in receiver_script.read(arrivals):
+            stamp = json.loads(message["body"]).get("timestamp", "")
             if stamp:
                 at = datetime.fromisoformat(stamp).timestamp()
                 if at >= began:
-                    latencies.append((float(arrived) - at) * 1000)
+                    latencies.append((message["at"] - at) * 1000)
     report("no subscriptions", idle)
     report(f"{len(subs)} subscriptions", busy)
     print(

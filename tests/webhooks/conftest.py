@@ -9,7 +9,6 @@ and sweep intervals. Loopback endpoints are allowed here (FB_WEBHOOK_ALLOW_LOOPB
 
 from __future__ import annotations
 
-import json
 import socket
 import subprocess
 import sys
@@ -23,8 +22,8 @@ from django.conf import settings as django_settings
 
 from fbservice.celery import app as celery_app
 from tests.timers.conftest import QUEUE, Worker, _clean_redis, _use_broker, database_url
+from tests.webhooks.receiver import SCRIPT, read
 
-HERE = Path(__file__).resolve().parent
 WORKER_ENV = {
     "FB_WEBHOOK_ALLOW_LOOPBACK": "true",
     "FB_WEBHOOK_BACKOFF_SECONDS": "0.2",
@@ -55,7 +54,7 @@ class Receiver:
         self.port = free_port()
         self.log = folder / f"received-{self.port}.jsonl"
         self.mode = mode
-        self.script = script or HERE / "receiver.py"
+        self.script = script or SCRIPT
         self.env = env
         self.proc: subprocess.Popen[str] | None = None
         self.stdout_lines: list[str] = []  # what it printed after "listening" (once stopped)
@@ -69,7 +68,7 @@ class Receiver:
 
         self.mode = mode or self.mode
         args = [sys.executable, str(self.script)]
-        if self.script.name == "receiver.py":
+        if self.script == SCRIPT:
             args += [str(self.port), str(self.log), self.mode]
         self.proc = subprocess.Popen(
             args,
@@ -92,9 +91,7 @@ class Receiver:
             self.proc = None
 
     def messages(self) -> list[dict[str, Any]]:
-        if not self.log.exists():
-            return []
-        return [json.loads(line) for line in self.log.read_text().splitlines() if line.strip()]
+        return read(self.log)
 
     def wait_for(self, count: int, timeout: float = 60) -> list[dict[str, Any]]:
         deadline = time.monotonic() + timeout
