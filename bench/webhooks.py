@@ -44,10 +44,9 @@ from django.db import connection  # noqa: E402
 
 from fbservice.celery import app as celery_app  # noqa: E402
 from games.lobby import seat_join, table_create, table_start  # noqa: E402
-from games.registry import get_game  # noqa: E402
 from games.service import game_command_execute, game_load  # noqa: E402
 from tests.webhooks import receiver as receiver_script  # noqa: E402
-from tests.windows import run_out, to_answer  # noqa: E402
+from tests.windows import bot_move  # noqa: E402
 from webhooks.models import Delivery, Subscription  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -98,13 +97,10 @@ class Games:
         if state.over:
             self.games[index] = self.new(index)
             return None
-        game = get_game(table.game)
-        if run_out(table.id, state):
+        picked = bot_move(table.id, state, table.game, lambda _: f"{table.id}:{rng.random()}")
+        if picked is None:
             return None  # every seat passed (sealed): the window ran its time
-        seat = to_answer(table.id, state)[0]
-        command = game.bot_command(state, seat, "random", f"{table.id}:{rng.random()}")
-        if command is None:
-            command = {"type": "pass", "window": state.window.id}
+        seat, command = picked
         began = time.perf_counter()
         game_command_execute(
             game_id=table.id,

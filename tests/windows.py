@@ -6,6 +6,7 @@ who still has to answer, and when nobody has, lets the window run out as its tim
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from games import sealing
@@ -36,3 +37,18 @@ def run_out(game_id: Any, state: Any, game: str = "family_business") -> bool:
         now=window.deadline,
     )
     return closed is not None
+
+
+def bot_move(
+    game_id: Any, state: Any, game: str, seed: Callable[[int], str]
+) -> tuple[int, dict[str, Any]] | None:
+    """A whole-game harness's next move: the first seat still to answer and the random
+    bot's command for it, seeded with ``seed(seat)`` (a pass when it has none); None when
+    nobody had to answer and the window ran out instead (``run_out``)."""
+    if run_out(game_id, state, game):
+        return None
+    seat = to_answer(game_id, state, game)[0]
+    command = get_game(game).bot_command(state, seat, "random", seed(seat))
+    if command is None:
+        command = {"type": "pass", "window": state.window.id}
+    return seat, command

@@ -10,10 +10,9 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from games.lobby import seat_join, table_create, table_start
 from games.models import Table
-from games.registry import get_game
 from games.service import game_command_execute, game_load
 from tests.factories import UserFactory
-from tests.windows import run_out, to_answer
+from tests.windows import bot_move
 from webhooks import services
 from webhooks.models import Subscription
 
@@ -36,13 +35,10 @@ def move(table: Table, players: list[AbstractBaseUser]) -> bool:
     state = loaded.state
     if state.over:
         return False
-    definition = get_game(table.game)
-    if run_out(table.id, state, table.game):
+    picked = bot_move(table.id, state, table.game, lambda seat: f"{table.id}:{seat}:test")
+    if picked is None:
         return True  # every seat passed (sealed): the window ran its time
-    seat = to_answer(table.id, state, table.game)[0]
-    command = definition.bot_command(state, seat, "random", f"{table.id}:{seat}:test")
-    if command is None:
-        command = {"type": "pass", "window": state.window.id}
+    seat, command = picked
     game_command_execute(
         game_id=table.id,
         seat=seat,
