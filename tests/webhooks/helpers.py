@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from games.lobby import seat_join, table_create, table_start
 from games.models import Table
+from games.reviews import ruling_record
 from games.service import game_command_execute, game_load
 from tests.factories import UserFactory
 from tests.windows import bot_move
@@ -58,3 +59,12 @@ def play_out(table: Table, players: list[AbstractBaseUser], limit: int = 5000) -
 
 def subscribe(owner: AbstractBaseUser, url: str, kinds: list[str], **kw: Any) -> Subscription:
     return services.subscription_create(owner=owner, url=url, kinds=kinds, **kw)
+
+
+def rule(table: Table, kind: str, winners: list[int] | None = None) -> dict[str, Any]:
+    """A ruling recorded in this process by a new director, as the API would (``POST
+    /games/{id}/rulings``)."""
+    director = UserFactory(username=f"director-{uuid.uuid4().hex[:8]}", is_staff=True)
+    return ruling_record(
+        table=table, user=director, kind=kind, reason=f"{kind}: a reason", winners=winners or []
+    )

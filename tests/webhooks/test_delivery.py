@@ -8,17 +8,17 @@ import json
 import re
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.db import transaction
 from django.db.models import Count
 
 from events.models import StoredEvent
-from games.reviews import ruling_record
 from games.service import game_command_execute, game_load
-from tests.factories import UserFactory
 from tests.webhooks.conftest import Receiver
-from tests.webhooks.helpers import move, play_out, started_table, subscribe, users
+from tests.webhooks.helpers import move, play_out, rule, started_table, subscribe, users
 from webhooks import services, signing
 from webhooks.models import Delivery, Subscription
 
@@ -35,6 +35,24 @@ def settle(subscription: Subscription, timeout: float = 120) -> list[Delivery]:
             return list(Delivery.objects.filter(subscription=subscription).order_by("seq", "id"))
         time.sleep(0.2)
     raise AssertionError(f"deliveries still pending after {timeout}s")
+
+
+@contextmanager
+def rolled_back_after_sweeps() -> Iterator[None]:
+    """What the block appends stays uncommitted for 2 s (the relay sweeps meanwhile: it
+    must not see it) and is rolled back; then 2 s more, for the relay to sweep again."""
+
+    class Abort(Exception):
+        pass
+
+    try:
+        with transaction.atomic():
+            yield
+            time.sleep(2.0)
+            raise Abort
+    except Abort:
+        pass
+    time.sleep(2.0)
 
 
 def _relay_behind() -> bool:
@@ -196,23 +214,14 @@ def test_a_rolled_back_append_sends_nothing_and_its_seq_carries_the_committed_ev
     seat = loaded.definition.status(loaded.state).awaiting[0]
     hand = loaded.state.players[seat].hand
 
-    class Abort(Exception):
-        pass
-
-    try:
-        with transaction.atomic():
-            game_command_execute(
-                game_id=table.id,
-                seat=seat,
-                actor=f"user:{players[seat].pk}",
-                command={"type": "play", "card": hand[0], "discard": True},
-                command_id=uuid.uuid4(),
-            )
-            time.sleep(2.0)  # the relay sweeps meanwhile: it must not see this
-            raise Abort
-    except Abort:
-        pass
-    time.sleep(2.0)
+    with rolled_back_after_sweeps():
+        game_command_execute(
+            game_id=table.id,
+            seat=seat,
+            actor=f"user:{players[seat].pk}",
+            command={"type": "play", "card": hand[0], "discard": True},
+            command_id=uuid.uuid4(),
+        )
     assert not Delivery.objects.filter(subscription=sub, seq__gt=loaded.version).exists()
     move(table, players)  # a different move takes the same seqs, committed
     delivered = settle(sub)
@@ -245,14 +254,6 @@ def test_the_address_is_checked_again_at_each_delivery(webhook_worker, receiver)
 
 
 # --- a tournament director's deciding ruling ------------------------------------------------
-
-
-def rule(table, kind: str, winners: list[int] | None = None) -> dict:
-    """A ruling recorded in this process, as the API would (``POST /games/{id}/rulings``)."""
-    director = UserFactory(username=f"director-{uuid.uuid4().hex[:8]}", is_staff=True)
-    return ruling_record(
-        table=table, user=director, kind=kind, reason=f"{kind}: a reason", winners=winners or []
-    )
 
 
 def test_a_ruling_that_ends_a_running_game_is_delivered_once_after_its_earlier_deliveries(
@@ -339,18 +340,9 @@ def test_a_ruling_on_a_finished_game_is_delivered_after_its_end_and_a_note_or_a_
     rec.wait_for(1)
     version = game_load(game_id=table.id).version
 
-    class Abort(Exception):
-        pass
-
     rule(table, "note")
-    try:
-        with transaction.atomic():
-            rule(table, "void")
-            time.sleep(2.0)  # the relay sweeps meanwhile: it must not see this
-            raise Abort
-    except Abort:
-        pass
-    time.sleep(2.0)
+    with rolled_back_after_sweeps():
+        rule(table, "void")
     assert settle(sub) == [ended]
     assert len(rec.messages()) == 1
 

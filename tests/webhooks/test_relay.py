@@ -14,12 +14,11 @@ from django.db import transaction
 from events.models import StoredEvent
 from games.models import Ruling
 from games.registry import get_game
-from games.reviews import ruling_record
 from games.service import from_row, game_command_execute, game_load
 from tests.api.helpers import card_ids
 from tests.factories import UserFactory
 from tests.feed.test_live_feed import _is_public
-from tests.webhooks.helpers import move, play_out, started_table, subscribe, users
+from tests.webhooks.helpers import move, play_out, rule, started_table, subscribe, users
 from webhooks.models import Delivery, RelayCursor
 from webhooks.relay import behind, relay_all, relay_stream, ruling_message_id
 
@@ -186,13 +185,6 @@ def test_a_subscription_gets_only_what_was_recorded_after_it_was_made() -> None:
 
 
 # --- a tournament director's deciding ruling ------------------------------------------------
-
-
-def rule(table: Any, kind: str, winners: list[int] | None = None, **kw: Any) -> dict[str, Any]:
-    director = UserFactory(username=f"director-{uuid.uuid4().hex[:8]}", is_staff=True)
-    return ruling_record(
-        table=table, user=director, kind=kind, reason=f"{kind}: a reason", winners=winners or []
-    )
 
 
 def test_a_ruling_that_decides_a_running_game_is_a_game_finished_for_whoever_gets_its_notices() -> (
