@@ -4,6 +4,7 @@ live feed tests; moves are made by this test process, as by another web server."
 from __future__ import annotations
 
 import json
+import threading
 import time
 import uuid
 from typing import Any
@@ -44,6 +45,32 @@ def discard(name: str, game_id: uuid.UUID) -> int:
         command_id=uuid.uuid4(),
     )
     return outcome.last_seq
+
+
+def long_poll(web: Web, name: str, game_id: Any, after: int, wait: float) -> requests.Response:
+    """``name``'s long-poll for the events after ``after``, waiting up to ``wait`` s."""
+    return requests.get(
+        f"{web.url}/api/v1/games/{game_id}/events",
+        params={"after": after, "wait": wait},
+        headers=token_headers(name),
+        timeout=wait + 30,
+    )
+
+
+def waiting_long_poll(
+    web: Web, name: str, game_id: Any, after: int, wait: float
+) -> tuple[dict[str, Any], threading.Thread]:
+    """``long_poll`` in a thread of its own, started: the dict gets its ``response`` and,
+    once it came, ``at`` (time.monotonic())."""
+    answer: dict[str, Any] = {}
+
+    def poll() -> None:
+        answer["response"] = long_poll(web, name, game_id, after, wait)
+        answer["at"] = time.monotonic()
+
+    waiter = threading.Thread(target=poll)
+    waiter.start()
+    return answer, waiter
 
 
 def read_sse(

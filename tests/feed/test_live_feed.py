@@ -27,32 +27,24 @@ from events.models import StoredEvent
 from events.notify import CHANNEL, connection_params
 from games.service import game_command_execute, game_load
 from tests.faults.conftest import Web
-from tests.feed.helpers import discard, follow_stream, read_sse, started_game, token_headers
+from tests.feed.helpers import (
+    discard,
+    follow_stream,
+    long_poll,
+    read_sse,
+    started_game,
+    token_headers,
+    waiting_long_poll,
+)
 from tests.service.helpers import CAST, human_table
 from tests.windows import run_out, to_answer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def long_poll(web: Web, name: str, game_id: Any, after: int, wait: float) -> requests.Response:
-    return requests.get(
-        f"{web.url}/api/v1/games/{game_id}/events",
-        params={"after": after, "wait": wait},
-        headers=token_headers(name),
-        timeout=wait + 30,
-    )
-
-
 def test_a_waiting_long_poll_wakes_on_a_commit_made_by_another_process(feed_server) -> None:
     game_id, version = started_game()
-    answer: dict[str, Any] = {}
-
-    def wait() -> None:
-        answer["response"] = long_poll(feed_server, "bob", game_id, version, wait=20)
-        answer["at"] = time.monotonic()
-
-    waiter = threading.Thread(target=wait)
-    waiter.start()
+    answer, waiter = waiting_long_poll(feed_server, "bob", game_id, version, wait=20)
     time.sleep(1.5)  # the request is waiting in the server by now
     assert "response" not in answer
     moved = discard("alice", game_id)  # this test process commits; the server wakes

@@ -12,13 +12,12 @@ from typing import Any
 
 import psycopg
 import pytest
-import requests
 from django.contrib.auth.models import User
 
 from events.notify import CHANNEL, connection_params
 from games import reviews
 from games.models import Table
-from tests.feed.helpers import read_sse, started_game, token_headers
+from tests.feed.helpers import long_poll, read_sse, started_game, waiting_long_poll
 from tests.feed.test_remembered import GAME, batch, listening_hub, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,15 +37,6 @@ def rule(game_id: uuid.UUID, kind: str = "award") -> dict[str, Any]:
     )
 
 
-def long_poll(web: Any, name: str, game_id: Any, after: int, wait: float) -> requests.Response:
-    return requests.get(
-        f"{web.url}/api/v1/games/{game_id}/events",
-        params={"after": after, "wait": wait},
-        headers=token_headers(name),
-        timeout=wait + 30,
-    )
-
-
 def test_a_ruling_is_announced_on_commit_with_the_games_version() -> None:
     game_id, version = started_game()
     with psycopg.connect(autocommit=True, **connection_params()) as listener:
@@ -61,14 +51,7 @@ def test_a_waiting_long_poll_answers_when_the_game_is_ruled(feed_server) -> None
     # bob's first poll: the feed process reads (and remembers) the running game
     first = long_poll(feed_server, "bob", game_id, version, wait=0).json()
     assert first["finished"] is False and first["events"] == []
-    answer: dict[str, Any] = {}
-
-    def wait() -> None:
-        answer["response"] = long_poll(feed_server, "bob", game_id, version, wait=20)
-        answer["at"] = time.monotonic()
-
-    waiter = threading.Thread(target=wait)
-    waiter.start()
+    answer, waiter = waiting_long_poll(feed_server, "bob", game_id, version, wait=20)
     time.sleep(1.5)  # the request is waiting in the server by now
     assert "response" not in answer
     rule(game_id)  # committed by this process, as by another web server
