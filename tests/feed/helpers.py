@@ -7,13 +7,16 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Iterable
 from typing import Any
 
 import requests
 from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
-from games.service import game_command_execute, game_load
+from events.models import StoredEvent
+from games.service import from_row, game_command_execute, game_load
+from tests.api.helpers import card_ids
 from tests.faults.conftest import Web
 from tests.service.helpers import CAST, human_table
 
@@ -132,3 +135,31 @@ def follow_stream(web: Web, name: str, game_id: uuid.UUID, timeout: float = 300)
             last = documents[-1]["seq"]
         if any(m.get("event") == "end" for m in messages):
             return documents
+
+
+def is_public(row: StoredEvent) -> bool:
+    """Events that show their cards face up to everyone."""
+    return row.type.endswith(
+        (".CardPlayed", ".CounterPlayed", ".PlayerOut", ".ButcherUsed", ".AbilityAssigned")
+    )
+
+
+def hidden_cards(
+    game: Any, rows: list[StoredEvent], viewers: Iterable[Any]
+) -> dict[int, dict[Any, set[str]]]:
+    """For each event's seq, each viewer's (a seat or "spectator") cards hidden just after
+    it: the deck and the other seats' hands, less every card shown face up so far."""
+    viewers = tuple(viewers)
+    state = game.empty_state()
+    public: set[str] = set()
+    hidden: dict[int, dict[Any, set[str]]] = {}
+    for row in rows:
+        event = from_row(game, row)
+        state = game.evolve(state, event)
+        public |= {c for c in card_ids(game.encode_event(event)) if is_public(row)}
+        deck = set(state.deck)
+        hidden[row.seq] = {
+            viewer: (deck | {c for p in state.players if p.seat != viewer for c in p.hand}) - public
+            for viewer in viewers
+        }
+    return hidden

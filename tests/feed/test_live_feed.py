@@ -30,6 +30,7 @@ from tests.faults.conftest import Web
 from tests.feed.helpers import (
     discard,
     follow_stream,
+    hidden_cards,
     long_poll,
     read_sse,
     started_game,
@@ -334,18 +335,7 @@ def test_no_feed_route_shows_a_hidden_card(feed_server) -> None:
         reader.join(timeout=120)
     rows = list(StoredEvent.objects.filter(stream_id=table.id).order_by("seq"))
     final = rows[-1].seq
-    state = game.empty_state()
-    secret_at: dict[int, dict[Any, set[str]]] = {}
-    public: set[str] = set()
-    for row in rows:
-        event = from_row(game, row)
-        state = game.evolve(state, event)
-        public |= {c for c in card_ids(game.encode_event(event)) if _is_public(row)}
-        deck = set(state.deck)
-        secret_at[row.seq] = {
-            viewer: (deck | {c for p in state.players if p.seat != viewer for c in p.hand}) - public
-            for viewer in viewers.values()
-        }
+    secret_at = hidden_cards(game, rows, viewers.values())
     by_seq = {row.seq: from_row(game, row) for row in rows}
     # Events read after the end are shown with every hand revealed: only to a long-poll
     # whose answer says so, or on a stream after the end was recorded.
@@ -369,10 +359,3 @@ def test_no_feed_route_shows_a_hidden_card(feed_server) -> None:
                 checked += 1
     assert checked == 10 * final
     assert scanned >= 4 * final  # most were delivered while the game ran: not vacuous
-
-
-def _is_public(row: StoredEvent) -> bool:
-    """Events that show their cards face up to everyone."""
-    return row.type.endswith(
-        (".CardPlayed", ".CounterPlayed", ".PlayerOut", ".ButcherUsed", ".AbilityAssigned")
-    )

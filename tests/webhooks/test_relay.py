@@ -17,7 +17,7 @@ from games.registry import get_game
 from games.service import from_row, game_command_execute, game_load
 from tests.api.helpers import card_ids
 from tests.factories import UserFactory
-from tests.feed.test_live_feed import _is_public
+from tests.feed.helpers import hidden_cards
 from tests.webhooks.helpers import move, play_out, rule, started_table, subscribe, users
 from webhooks.models import Delivery, RelayCursor
 from webhooks.relay import behind, relay_all, relay_stream, ruling_message_id
@@ -111,18 +111,7 @@ def test_no_payload_of_a_whole_game_shows_a_card_its_subscriber_may_not_see() ->
     play_out(table, players)
     relay_all()
     rows = list(StoredEvent.objects.filter(stream_id=table.id).order_by("seq"))
-    state = game.empty_state()
-    public: set[str] = set()
-    secret_at: dict[int, dict[Any, set[str]]] = {}
-    for row in rows:
-        event = from_row(game, row)
-        state = game.evolve(state, event)
-        public |= {c for c in card_ids(game.encode_event(event)) if _is_public(row)}
-        deck = set(state.deck)
-        secret_at[row.seq] = {
-            viewer: (deck | {c for p in state.players if p.seat != viewer for c in p.hand}) - public
-            for viewer in (0, 1, 2, 3, "spectator")
-        }
+    secret_at = hidden_cards(game, rows, (0, 1, 2, 3, "spectator"))
     scanned = 0
     for viewer, sub in [*subs.items(), ("spectator", spectator)]:
         got = bodies(sub)
