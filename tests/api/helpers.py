@@ -78,6 +78,19 @@ def start(player: Player, table_id: str) -> dict[str, Any]:
     return response.json()
 
 
+def started_game(creator: Player, *others: Player, discard: bool = False) -> str:
+    """A started casual table of ``creator`` (seat 0, to play) and ``others`` (seats 1,
+    2, ...): its id. With ``discard``, ``creator`` has discarded the first card of their
+    hand (seat 1 to play)."""
+    table = create_table(creator, seats=1 + len(others))
+    seat_all(table["id"], *others)
+    start(creator, table["id"])
+    if discard:
+        card = creator.state(table["id"])["state"]["players"][0]["hand"][0]["id"]
+        creator.command(table["id"], {"type": "play", "card": card, "discard": True})
+    return table["id"]
+
+
 def event_count(game_id: Any) -> int:
     return StoredEvent.objects.filter(stream_id=game_id).count()
 

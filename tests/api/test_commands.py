@@ -19,6 +19,7 @@ from tests.api.helpers import (
     play_contract,
     seat_all,
     start,
+    started_game,
     undoable_game,
 )
 from tests.service.helpers import cards_of, hand_stack
@@ -29,10 +30,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def game(alice, bob, carol) -> str:
     """A started casual table: alice (seat 0, to play), bob (1), carol (2)."""
-    table = create_table(alice, seats=3)
-    seat_all(table["id"], bob, carol)
-    start(alice, table["id"])
-    return table["id"]
+    return started_game(alice, bob, carol)
 
 
 def hand(player: Player, game_id: str, seat: int) -> list[str]:

@@ -7,20 +7,15 @@ import uuid
 import pytest
 
 from games.verify import verify_record
-from tests.api.helpers import card_ids, create_table, seat_all, start
+from tests.api.helpers import card_ids, create_table, seat_all, start, started_game
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def game(alice, bob, carol) -> str:
-    table = create_table(alice, seats=3)
-    seat_all(table["id"], bob, carol)
-    start(alice, table["id"])
-    state = alice.state(table["id"])
-    card = state["state"]["players"][0]["hand"][0]["id"]
-    alice.command(table["id"], {"type": "play", "card": card, "discard": True})
-    return table["id"]
+    """A three-seat game, running: alice discarded a card."""
+    return started_game(alice, bob, carol, discard=True)
 
 
 def hands(view: dict) -> dict[int, list[str]]:

@@ -19,8 +19,7 @@ from tests.api.helpers import (
     create_table,
     event_count,
     play_contract,
-    seat_all,
-    start,
+    started_game,
     undoable_game,
 )
 
@@ -32,12 +31,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def game(alice, bob, carol) -> str:
     """A three-seat game, running: alice discarded a card."""
-    table = create_table(alice, seats=3)
-    seat_all(table["id"], bob, carol)
-    start(alice, table["id"])
-    card = alice.state(table["id"])["state"]["players"][0]["hand"][0]["id"]
-    alice.command(table["id"], {"type": "play", "card": card, "discard": True})
-    return table["id"]
+    return started_game(alice, bob, carol, discard=True)
 
 
 def finish(game: str, *players) -> None:
