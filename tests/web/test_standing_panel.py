@@ -6,37 +6,23 @@ the seat's log words as done automatically."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.family_business import CARD_KIND
-from games.lobby import seat_join, table_create, table_start
 from games.standing import standing_react
-from tests.factories import UserFactory
 from tests.service.helpers import hand_stack, run, state
-from tests.web.conftest import PHONE
-from tests.web.test_play import sign_up
+from tests.web.helpers import bob_at_a_sandbox_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_bob_sets_his_standing_reactions_and_the_server_counters_for_him(new_page):
-    bob = new_page("bob")
-    bob.set_viewport_size(PHONE)
-    sign_up(bob, "bob")
-    alice = UserFactory(username="alice")
-    table = table_create(
-        created_by=alice,
-        seats=2,
-        mode="sandbox",
+    bob, table = bob_at_a_sandbox_table(
+        new_page,
         seed="web-standing",
         reaction_seconds=120,
         stacked_deck=hand_stack(["CONTRACT"], ["FAMILY_INFLUENCE"]),
     )
-    seat_join(table_id=table.id, user=alice)
-    seat_join(table_id=table.id, user=get_user_model().objects.get(username="bob"))
-    table = table_start(table_id=table.id)
-    bob.goto(f"/games/{table.id}")
 
     panel = bob.get_by_test_id("standing")
     expect(panel).to_be_visible()

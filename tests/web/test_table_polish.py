@@ -21,6 +21,7 @@ from games.service import game_command_execute
 from tests.factories import UserFactory
 from tests.service.helpers import hand_stack, run, state
 from tests.web.conftest import shot
+from tests.web.helpers import bob_at_a_sandbox_table
 from tests.web.test_play import sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,15 +31,9 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 def test_bob_counters_once_runs_out_of_time_and_reads_it_in_the_log(new_page):
-    bob = new_page("bob")
-    bob.set_viewport_size(PHONE)
-    sign_up(bob, "bob")
-    alice = UserFactory(username="alice")
     # alice (seat 0) holds a CONTRACT; bob (seat 1) two FAMILY INFLUENCE and an ability.
-    table = table_create(
-        created_by=alice,
-        seats=2,
-        mode="sandbox",
+    bob, table = bob_at_a_sandbox_table(
+        new_page,
         advanced=True,
         seed="web-polish",
         reaction_seconds=120,
@@ -47,10 +42,6 @@ def test_bob_counters_once_runs_out_of_time_and_reads_it_in_the_log(new_page):
             ["CONTRACT", "TRUCE"], ["FAMILY_INFLUENCE", "FAMILY_INFLUENCE", "LIBRARIAN"]
         ),
     )
-    seat_join(table_id=table.id, user=alice)
-    seat_join(table_id=table.id, user=get_user_model().objects.get(username="bob"))
-    table = table_start(table_id=table.id)
-    bob.goto(f"/games/{table.id}")
     log = bob.locator("#log")
     expect(log).to_contain_text("bob plays Murder Inc.")
     expect(log).not_to_contain_text("Inc..")
