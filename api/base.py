@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
-from api.throttles import ReadRateThrottle, client_address
+from api.throttles import CommandRateThrottle, ReadRateThrottle, client_address
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=-]{1,128}$")
@@ -67,9 +67,17 @@ class ApiView(APIView):
                     fields={"non_field_errors": ["This request takes no body."]},
                 )
 
+    # Methods whose requests count against the command rate (each writes a record that
+    # stays: a review, a standing preference), besides the view's own throttle_classes.
+    command_methods: frozenset[str] = frozenset()
+
     def get_throttles(self):  # type: ignore[no-untyped-def]
-        """The view's own limits, and the read limit on every GET (api.throttles)."""
-        return [*super().get_throttles(), ReadRateThrottle()]
+        """The view's own limits, the read limit on every GET, and the command limit on
+        ``command_methods`` (api.throttles)."""
+        throttles = [*super().get_throttles(), ReadRateThrottle()]
+        if self.request.method in self.command_methods:
+            throttles.append(CommandRateThrottle())
+        return throttles
 
     def _check_body_size(self, request: Request) -> None:
         """413 before reading a body that is too big (Content-Length; without one, Django

@@ -11,12 +11,10 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle
 
 from api import schema
 from api.base import ApiView
 from api.serializers import AnnotationCreateSerializer, RulingCreateSerializer
-from api.throttles import CommandRateThrottle
 from games import reviews
 from games.reads import Access, access_for, parse_game_id
 
@@ -30,11 +28,7 @@ def _access(request: Request, game_id: str) -> Access:
 class ReviewView(ApiView):
     """Appending is limited like commands (a record, once written, stays forever)."""
 
-    def get_throttles(self) -> list[BaseThrottle]:
-        throttles: list[BaseThrottle] = list(super().get_throttles())  # type: ignore[no-untyped-call]
-        if self.request.method == "POST":
-            throttles.append(CommandRateThrottle())
-        return throttles
+    command_methods = frozenset({"POST"})
 
 
 class AnnotationsView(ReviewView):

@@ -2,11 +2,11 @@
 
 A game's adapter (``games/<name>/game.py``) subclasses ``Adapter[GameState]`` and names its
 codec and view modules (``codec = codec``, ``views = view``); the storage methods
-(``encode_event`` ... ``decode_state``), ``view``, ``redact_event`` and ``final_winners``
-then come from here, so the adapter holds only what is its own: its tables and setup,
-its status, timeouts and bots, what its events reveal.
+(``encode_event`` ... ``decode_state``), ``view``, ``redact_event``, ``final_winners`` and
+``seed_matches`` then come from here, so the adapter holds only what is its own: its tables
+and setup, its status, timeouts and bots, what its events reveal.
 
-Pure like ``games.core``: the standard library and ``games.core`` only.
+Pure like ``games.core``: the standard library, ``games.core`` and ``games.rng`` only.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Generic, Protocol, TypeVar
 
 from games.core import Viewer
+from games.rng import seed_hash
 
 S = TypeVar("S")
 S_in = TypeVar("S_in", contravariant=True)
@@ -47,10 +48,18 @@ class Views(Protocol[S_in]):
 
 
 class Adapter(Generic[S]):
-    """The ``Game`` methods every game answers by handing over to its codec and views."""
+    """The ``Game`` methods every game answers by handing over to its codec and views,
+    and the ones every game answers alike."""
 
     codec: Codec[S]
     views: Views[S]
+
+    # --- setup --------------------------------------------------------------------------
+
+    def seed_matches(self, started: Mapping[str, Any], seed: str) -> bool:
+        """Whether ``seed`` is the one the first event's published hash commits to (every
+        game's first event records ``salt`` and ``seed_hash``: ``games.rng.seed_hash``)."""
+        return seed_hash(seed, started.get("salt", "")) == started.get("seed_hash")
 
     # --- what leaves the server ---------------------------------------------------------
 

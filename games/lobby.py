@@ -237,21 +237,3 @@ def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool | No
     if inline:
         bots_play(game_id=table.id)
     return table
-
-
-def table_summary(table: Table) -> dict[str, Any]:
-    return {
-        "id": str(table.id),
-        "game": table.game,
-        "mode": table.mode,
-        "status": table.status,
-        "seats": [
-            {
-                "position": s.position,
-                "name": s.display_name,
-                "bot": s.bot or None,
-                "user": s.user_id,
-            }
-            for s in table.seat_set.select_related("user").order_by("position")
-        ],
-    }

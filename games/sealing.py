@@ -34,21 +34,15 @@ from games.registry import STANDING
 MANUAL = "manual"
 
 
-def people(table: Table) -> int:
-    """How many seats people hold (bots aside); a started table's seats are fixed."""
-    return sum(1 for s in table.seat_set.all() if s.user_id is not None and not s.bot)
+def people(table: Table) -> set[int]:
+    """The seats people hold (bots aside); a started table's seats are fixed."""
+    return {s.position for s in table.seat_set.all() if s.user_id is not None and not s.bot}
 
 
 def seals(table: Table) -> bool:
     """Whether passes at ``table`` are sealed: its game has reaction windows and two or
     more people play it."""
-    return table.game in STANDING and people(table) >= 2
-
-
-def _person(table: Table, seat: int) -> bool:
-    return any(
-        s.position == seat and s.user_id is not None and not s.bot for s in table.seat_set.all()
-    )
+    return table.game in STANDING and len(people(table)) >= 2
 
 
 def _records(game_id: uuid.UUID, seat: int, window: Window) -> list[CommandRecord]:
@@ -105,8 +99,11 @@ def check(
     """What a command the rules accepted becomes at a sealing table: None when it goes on
     to be appended as usual; the outcome of a sealed pass (recorded, nothing appended); or
     ``already_passed`` for a seat answering a window it has passed on by hand."""
-    if window is None or seat is None or not seals(table) or not _person(table, seat):
+    if window is None or seat is None or table.game not in STANDING:
         return None
+    persons = people(table)
+    if len(persons) < 2 or seat not in persons:
+        return None  # not a sealing table, or a bot's seat: an ordinary command
     rules = STANDING[table.game]
     answered = rules.answered_window(command)
     if answered != window.id:

@@ -208,8 +208,9 @@ def standing_react(
     preferences = standing_of_seats(game_id)
     done: dict[int, str] = {}
     for seat in due:
-        if sealing.passed_by_hand(game_id, seat, window):
-            continue  # its own pass is final (and sealed)
+        passed = sealing.pass_of(game_id, seat, window)  # (sealed; None elsewhere)
+        if passed is not None and passed["origin"] == sealing.MANUAL:
+            continue  # its own pass is final
         chosen = preferences.get(seat, Preferences()).for_engine(rules)
         reaction = rules.standing_reaction(state, seat, chosen, now=now)
         if reaction is None:
@@ -220,8 +221,8 @@ def standing_react(
             if _answer(table, seat, actor, command, window, reaction.reason, now, "c"):
                 done[seat] = reaction.reason
                 break  # the first counter closes the window
-        elif sealing.pass_of(game_id, seat, window) is not None:
-            continue  # passed (sealed) on this window already
+        elif passed is not None:
+            continue  # its standing reactions passed on this window already
         elif _answer(table, seat, actor, command, window, reaction.reason, now, "p"):
             done[seat] = reaction.reason
     return done

@@ -126,6 +126,33 @@ def _description(cls: type) -> str:
     return " ".join(doc.split()).replace("``", "`")  # Markdown, as the schema's text is
 
 
+def _closed_object(cls: type, properties: JsonSchema, required: list[str]) -> JsonSchema:
+    """The object schema of a command or event dataclass ``cls``: ``properties``, no
+    others, and ``cls``'s description."""
+    out: JsonSchema = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    if description := _description(cls):
+        out["description"] = description
+    return out
+
+
+def _union(names: dict[str, str], description: str) -> JsonSchema:
+    """One of the components ``names`` (a ``type`` -> its component's name), told apart by
+    ``type``."""
+    return {
+        "oneOf": [ref(n) for n in names.values()],
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {t: f"#/components/schemas/{n}" for t, n in names.items()},
+        },
+        "description": description,
+    }
+
+
 # --- commands ------------------------------------------------------------------------------
 
 
@@ -149,29 +176,15 @@ def command_schema(command_type: str) -> JsonSchema:
         **SEAT,
         "description": "Optional: the seat you hold (any other is 403 not_your_seat).",
     }
-    out: JsonSchema = {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
-    if description := _description(cls):
-        out["description"] = description
-    return out
+    return _closed_object(cls, properties, required)
 
 
 def command_union() -> JsonSchema:
-    return {
-        "oneOf": [ref(command_component_name(t)) for t in CLIENT_COMMANDS],
-        "discriminator": {
-            "propertyName": "type",
-            "mapping": {
-                t: f"#/components/schemas/{command_component_name(t)}" for t in CLIENT_COMMANDS
-            },
-        },
-        "description": "An engine command for your seat (docs/rules.md#commands), told apart "
+    return _union(
+        {t: command_component_name(t) for t in CLIENT_COMMANDS},
+        "An engine command for your seat (docs/rules.md#commands), told apart "
         "by `type`. A `legal` option's `send` is one, ready to send.",
-    }
+    )
 
 
 # --- events --------------------------------------------------------------------------------
@@ -218,28 +231,16 @@ def event_schema(event_type: str) -> JsonSchema:
         }
     for name in hidden:
         properties[name]["description"] = "Hidden until the game ends."
-    out: JsonSchema = {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
-    if description := _description(cls):
-        out["description"] = description
-    return out
+    return _closed_object(cls, properties, required)
 
 
 def event_union() -> JsonSchema:
     names = {**{t: event_component_name(t) for t in EVENT_TYPES}, "Undone": "UndoneEvent"}
-    return {
-        "oneOf": [ref(n) for n in names.values()],
-        "discriminator": {
-            "propertyName": "type",
-            "mapping": {t: f"#/components/schemas/{n}" for t, n in names.items()},
-        },
-        "description": "The event as you may see it, told apart by `type` "
+    return _union(
+        names,
+        "The event as you may see it, told apart by `type` "
         "(docs/rules.md#events); hidden cards are null with a `count`.",
-    }
+    )
 
 
 def redaction_is_described(event: Any) -> bool:

@@ -17,7 +17,6 @@ from .cards import CARD_KIND, deck_cards
 from .commands import Command
 from .evolve import evolve
 from .legal import awaiting, legal_commands, timeout_discard
-from .rng import seed_hash
 from .rules import decide
 from .setup import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Options, PlayerSpec, setup_events
 from .state import GameState
@@ -122,9 +121,6 @@ class FamilyBusiness(Adapter[GameState]):
             PlayerSpec(n, f) for n, f in zip(started["names"], started["families"], strict=True)
         ]
         return setup_events(specs, options, seed, started.get("salt", ""))
-
-    def seed_matches(self, started: Mapping[str, Any], seed: str) -> bool:
-        return seed_hash(seed, started.get("salt", "")) == started.get("seed_hash")
 
     # --- the rules ----------------------------------------------------------------------
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from games.adapter import Adapter
 from games.core import Reveal, RuleViolation, Status, Window
-from games.rng import seed_hash
 
 from . import bots, codec, view
 from .rules import (
@@ -81,9 +80,6 @@ class Goofspiel(Adapter[GameState]):
 
     def setup_from_started(self, started: Mapping[str, Any], seed: str) -> tuple[Any, ...]:
         return setup_events(list(started["names"]), started["cards"], seed, started["salt"])
-
-    def seed_matches(self, started: Mapping[str, Any], seed: str) -> bool:
-        return seed_hash(seed, started.get("salt", "")) == started.get("seed_hash")
 
     def empty_state(self) -> GameState:
         return GameState()

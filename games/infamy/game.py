@@ -25,7 +25,6 @@ from .commands import Command
 from .defaults import minimal_command
 from .evolve import evolve
 from .legal import legal_commands
-from .rng import seed_hash
 from .rules import awaiting, decide
 from .setup import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Options, setup_events, validate_options
 from .state import GameState
@@ -99,9 +98,6 @@ class Infamy(Adapter[GameState]):
             stacked=started.get("stacked") or {},
         )
         return setup_events(list(started["names"]), options, seed, started.get("salt", ""))
-
-    def seed_matches(self, started: Mapping[str, Any], seed: str) -> bool:
-        return seed_hash(seed, started.get("salt", "")) == started.get("seed_hash")
 
     # --- the rules ----------------------------------------------------------------------
 
