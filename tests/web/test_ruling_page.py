@@ -58,7 +58,11 @@ def test_a_family_business_page_shows_the_ruling_that_ends_its_game(new_page):
     rule(table.id, "note", reason="alice holds two CONTRACTs; no action.")
     replay = new_page("alice-replay")
     sign_up(replay, "alice2", from_home=False)
-    replay.goto(f"/games/{table.id}/replay")
+    # (the panel starts hidden: wait for the page's read of the rulings, refused to a player
+    # while the game runs, so that its staying hidden says something)
+    with replay.expect_response(lambda r: r.url.endswith(f"/games/{table.id}/rulings")) as read:
+        replay.goto(f"/games/{table.id}/replay")
+    assert read.value.status == 403
     expect(replay.get_by_test_id("position")).to_be_visible()
     expect(replay.get_by_test_id("rulings")).to_be_hidden()
     expect(replay.locator("#error")).to_be_hidden()
