@@ -115,6 +115,7 @@ class Games:
 def drive(games: Games, rate: float, seconds: float, threads: int = 8) -> list[float]:
     """Commands at ``rate`` a second for ``seconds``; their latencies (ms)."""
     latencies: list[float] = []
+    threads = max(1, min(threads, len(games.games)))  # a thread with no game would idle
     interval = threads / rate
     stop = time.monotonic() + seconds
 
