@@ -555,11 +555,11 @@ def play_out(
             return done
         # an undo attempt by a random human seat: it lands exactly when the log says so
         if humans and rng.random() < undo_rate:
-            # often the seat whose command is last (the one that may undo: passes at a
-            # table of people are sealed and leave nothing to undo), else any human
+            # the seat whose command is last when it is a human's (the one that may undo:
+            # passes at a table of people are sealed and leave nothing to undo), else any
             last = loaded.last_command
             mover = last.seat if last is not None else None
-            seat = mover if mover in humans and rng.random() < 0.5 else rng.choice(humans)
+            seat = mover if mover in humans else rng.choice(humans)
             last, refusal = audit.available(seat, loaded)
             try:
                 outcome = game_undo(
