@@ -75,6 +75,8 @@ def address_refusal(address: IPAddress, *, allow_loopback: bool) -> str | None:
 
 def check(url: str) -> Target:
     """Resolve ``url`` and check every address; the first one is the one to use."""
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in url.strip()):
+        raise UrlRefused("control characters in the URL")  # (NUL: nothing could store it)
     try:
         parts = urlsplit(url.strip())
         parts.port  # noqa: B018 - raises on a malformed port

@@ -73,6 +73,8 @@ def test_register_list_show_change_and_delete(alice, mallory) -> None:
         ({"url": "http://example.com:99999/x"}, 422, "webhook_url_refused"),
         ({"url": "\u0085"}, 422, "webhook_url_refused"),  # blank-looking: not a URL
         ({"url": ""}, 422, "webhook_url_refused"),
+        ({"url": "\u00ec\u0014\u0000"}, 422, "webhook_url_refused"),  # schemathesis's
+        ({"url": "http://93.184.216.34/\u0000"}, 422, "webhook_url_refused"),  # NUL: unstorable
         ({"url": "x" * 2001}, 400, "invalid"),
         ({"url": 5}, 400, "invalid"),
         ({"kinds": []}, 400, "invalid"),
