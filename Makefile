@@ -47,6 +47,8 @@ run: migrate
 # The browser tests (tests/web/) drive a Chromium already on the machine through Playwright;
 # without one they are skipped with a line saying how to install it (tests/web/chromium.py).
 # Nothing here needs root: .ci/run installs Debian's chromium and sets FB_REQUIRE_BROWSER=1.
+# PYTEST_ARGS replaces the default -q: `make test PYTEST_ARGS="-x tests/api"`.
+PYTEST_ARGS ?= -q
 test: $(STAMP)
 	$(EMBED) $(PY) -m pytest $(PYTEST_ARGS)
 

@@ -9,6 +9,12 @@ pytest-django creates and drops the test database. Tests of the pure rules engin
 import pytest
 
 
+def pytest_configure(config):
+    """Keep pytest's closing "N passed" line in every run: people and CI read it, and -qq
+    (quieter than -q) drops it."""
+    config.option.verbose = max(config.option.verbose, -1)
+
+
 @pytest.fixture(autouse=True)
 def _bots_inline_and_no_timer_tasks(settings):
     """Most tests drive games synchronously: bots move inside the command that hands them
