@@ -65,7 +65,7 @@ class Relay(threading.Thread):
         """Wait for the lock, then relay until stopped or the connection fails."""
         params = connection_params()
         params["application_name"] = "fbservice-webhook-relay"
-        with psycopg.connect(autocommit=True, connect_timeout=5, **params) as conn:
+        with psycopg.connect(autocommit=True, **params) as conn:
             self.listener = conn
             try:
                 while not self.take_lock(conn):
