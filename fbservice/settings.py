@@ -296,6 +296,10 @@ FB_CLOCK_IDLE_SECONDS = envfloat("FB_CLOCK_IDLE_SECONDS", 1.0)
 FB_SEND_BACKOFF_SECONDS = envfloat("FB_SEND_BACKOFF_SECONDS", 1.0)
 # /healthz counts deadlines more than this many seconds past due as overdue.
 HEALTH_OVERDUE_SECONDS = envfloat("HEALTH_OVERDUE_SECONDS", 1.0)
+# /healthz's webhook relay is not ok once an event has waited this long to be relayed (the
+# relay hears appends at once and catches up every FB_WEBHOOK_SWEEP_SECONDS; a failover
+# takes about two of those).
+HEALTH_RELAY_LAG_SECONDS = envfloat("HEALTH_RELAY_LAG_SECONDS", 10.0)
 CELERY_BEAT_SCHEDULE = {
     "fb-sweep": {
         "task": "games.tasks.sweep",
