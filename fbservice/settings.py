@@ -252,10 +252,11 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.1,
     "interval_max": 0.1,
 }
+# Beat keeps its schedule in memory and only touches "<this>.sent", its heartbeat for the
+# health check (fbservice/beat.py; the folder is made if missing).
 CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / ".local" / "celerybeat-schedule")
 )
-# Celery's scheduler plus a heartbeat file for beat's health check (fbservice/beat.py).
 CELERY_BEAT_SCHEDULER = "fbservice.beat:Scheduler"
 # Seconds the /healthz broker probe may take before reporting the broker down.
 HEALTH_BROKER_TIMEOUT = float(os.environ.get("HEALTH_BROKER_TIMEOUT", "1.5"))
