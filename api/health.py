@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 from kombu import Connection as _Connection  # type: ignore[attr-defined]
 
 Connection: Any = _Connection  # kombu is untyped
@@ -43,6 +45,42 @@ def check_clock() -> dict[str, Any]:
         "oldest_overdue_seconds": None if oldest is None else round((now - oldest) / 1000, 3),
         "tolerance_seconds": tolerance,
     }
+
+
+def check_relay() -> dict[str, Any]:
+    """Whether a webhook relay runs (some session, from any host, holds its lock) and how
+    far behind it is: the games with events (or deciding rulings) it has not relayed yet
+    and how long the oldest has waited, and the deliveries still waiting to be sent. ``ok``
+    when one runs and nothing has waited longer than HEALTH_RELAY_LAG_SECONDS. Reported,
+    never a 503: the relay runs in the workers, and taking a web server out of rotation
+    would neither start one nor help anyone play."""
+    from webhooks.delivery import backlog
+    from webhooks.relay import lag
+    from webhooks.worker import holder
+
+    tolerance = float(settings.HEALTH_RELAY_LAG_SECONDS)
+    now = timezone.now()
+    try:
+        relay = holder()
+        behind, unrelayed = lag()
+        pending, oldest_pending = backlog()
+    except Exception as exc:
+        return {"ok": False, "error": f"{type(exc).__name__}: {exc}".strip()}
+    late = _age(now, unrelayed)
+    return {
+        "ok": relay is not None and (late is None or late <= tolerance),
+        "running": relay is not None,
+        "holder": relay,
+        "games_behind": behind,
+        "oldest_unrelayed_seconds": late,
+        "pending_deliveries": pending,
+        "oldest_pending_seconds": _age(now, oldest_pending),
+        "tolerance_seconds": tolerance,
+    }
+
+
+def _age(now: datetime, then: datetime | None) -> float | None:
+    return None if then is None else max(round((now - then).total_seconds(), 3), 0.0)
 
 
 def check_broker(url: str | None = None, timeout: float | None = None) -> dict[str, Any]:

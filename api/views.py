@@ -15,11 +15,14 @@ from api import health
 PUBLIC_PROBE_FIELDS = (
     "ok", "vendor", "ms", "overdue", "oldest_overdue_seconds", "tolerance_seconds",
 )  # fmt: skip
+# Of the webhook relay, only whether it is well: where it runs and its backlog are staff's.
+PUBLIC_RELAY_FIELDS = ("ok",)
 
 
 class HealthView(APIView):
     """GET /healthz: 200 when the database and the broker answer, 503 otherwise. The
-    broker's address and the probes' error texts are for staff only (a session or token)."""
+    broker's address, the probes' error texts and the webhook relay's figures are for staff
+    only (a session or token)."""
 
     permission_classes = (AllowAny,)
 
@@ -38,7 +41,10 @@ class HealthView(APIView):
         "otherwise (for load balancers and monitoring). `clock` reports deadlines (reaction "
         "windows, turn limits, bot moves) more than `tolerance_seconds` past due: how many "
         "games have one (`overdue`) and how late the oldest is; it never makes the status "
-        "degraded.",
+        "degraded. `webhook_relay` says whether a webhook relay runs and is caught up (`ok`; "
+        "staff also see `running`, the session holding the relay's lock, how many games it "
+        "has not relayed yet and how long the oldest has waited, and the deliveries waiting "
+        "to be sent); it never makes the status degraded either.",
         auth=[],
         responses={
             (code, "application/json"): inline_serializer(
@@ -48,6 +54,7 @@ class HealthView(APIView):
                     "database": serializers.DictField(),
                     "broker": serializers.DictField(),
                     "clock": serializers.DictField(),
+                    "webhook_relay": serializers.DictField(),
                 },
             )
             for code in (200, 503)
@@ -57,22 +64,25 @@ class HealthView(APIView):
         database = health.check_database()
         broker = health.check_broker()
         clock = health.check_clock() if database["ok"] else {"ok": False}
+        relay = health.check_relay() if database["ok"] else {"ok": False}
         ok = database["ok"] and broker["ok"]
         if not request.user.is_staff:
             database, broker, clock = _public(database), _public(broker), _public(clock)
+            relay = _public(relay, PUBLIC_RELAY_FIELDS)
         return Response(
             {
                 "status": "ok" if ok else "degraded",
                 "database": database,
                 "broker": broker,
                 "clock": clock,
+                "webhook_relay": relay,
             },
             status=status.HTTP_200_OK if ok else status.HTTP_503_SERVICE_UNAVAILABLE,
         )
 
 
-def _public(probe: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in probe.items() if k in PUBLIC_PROBE_FIELDS}
+def _public(probe: dict[str, Any], fields: tuple[str, ...] = PUBLIC_PROBE_FIELDS) -> dict[str, Any]:
+    return {k: v for k, v in probe.items() if k in fields}
 
 
 class NotFoundView(APIView):

@@ -27,6 +27,9 @@ CHANNEL = "fb_events"
 # connection (a database host gone without a reset) is noticed and replaced.
 PING_SECONDS = 20.0
 RETRY_SECONDS = (0.1, 0.5, 1.0, 2.0, 5.0)
+# A connect to a database host that does not answer gives up after this long (libpq waits
+# forever by default), unless DATABASE_URL says otherwise (``?connect_timeout=N``).
+CONNECT_TIMEOUT = 5
 
 
 def parse(payload: str) -> tuple[uuid.UUID, int] | None:
@@ -48,11 +51,14 @@ def announce(stream_id: uuid.UUID, seq: int) -> None:
 
 def connection_params(alias: str = "default") -> dict[str, Any]:
     """What psycopg needs to reach the database Django uses (its async connection takes
-    no Django cursor classes or adapters)."""
+    no Django cursor classes or adapters), with a connect timeout: pass these as they are
+    (DATABASE_URL's options are in them, so a keyword given beside them again is a
+    TypeError)."""
     params = dict(connections[alias].get_connection_params())
     for django_only in ("cursor_factory", "context", "prepare_threshold"):
         params.pop(django_only, None)
     params.setdefault("application_name", "fbservice-listener")
+    params.setdefault("connect_timeout", CONNECT_TIMEOUT)
     return params
 
 
@@ -66,14 +72,12 @@ async def listen(
     """LISTEN until cancelled: ``on_append(stream id, seq)`` for every announcement (on the
     event loop; it must not block), ``on_listening()`` after every successful (re)connect,
     ``on_lost()`` as soon as the connection failed (announcements may be missed from then
-    until ``on_listening``)."""
+    until ``on_listening``). ``params``: as ``connection_params()`` gives (the default)."""
     attempt = 0
     while True:
         try:
             conninfo = params if params is not None else connection_params()
-            async with await psycopg.AsyncConnection.connect(
-                autocommit=True, connect_timeout=5, **conninfo
-            ) as conn:
+            async with await psycopg.AsyncConnection.connect(autocommit=True, **conninfo) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
                 attempt = 0
                 await on_listening()

@@ -2,13 +2,21 @@
 
     python -m fbservice.beat check [--max-age SECONDS] [--file SCHEDULE_FILE]
 
-The scheduler (settings.CELERY_BEAT_SCHEDULER) touches ``<schedule file>.sent`` each time
-it has handed a task to the broker, every FB_SWEEP_SECONDS with the sweeper in the
-schedule. The check exits 0 when that file is younger than ``--max-age`` (30 s), 1
-otherwise: a beat that is stuck, or cannot reach the broker, fails it within half a
-minute. (Beat rewrites its schedule file only every few minutes, so that file's age said
-little.) The schedule file defaults to CELERY_BEAT_SCHEDULE_FILENAME from the environment,
-as beat's own.
+The scheduler (settings.CELERY_BEAT_SCHEDULER) keeps its schedule in memory: its only
+entry is the sweeper, every FB_SWEEP_SECONDS, so a restarted beat loses nothing by starting
+afresh. Celery's default scheduler keeps it in a shelve file, and treats any failure to
+open that file as corruption: on a fresh clone (no such file, its folder not made yet) it
+logged "Removing corrupted schedule file" at ERROR with two tracebacks and exited, and a
+file half-written when beat was killed would do the same. (Add a long-period entry, a
+daily crontab, and a persistent schedule would be worth having again: one missed while
+beat was down would not run.)
+
+The scheduler touches ``<schedule file>.sent`` each time it has handed a task to the
+broker, every FB_SWEEP_SECONDS; it makes the file's folder when it starts. The check exits
+0 when that file is younger than ``--max-age`` (30 s), 1 otherwise: a beat that is stuck,
+or cannot reach the broker, fails it within half a minute. The schedule file (now only the
+heartbeat's name) defaults to CELERY_BEAT_SCHEDULE_FILENAME from the environment, as beat's
+own.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from celery.beat import PersistentScheduler
+from celery import beat
 
 HEARTBEAT_SUFFIX = ".sent"
 DEFAULT_MAX_AGE = 30.0
@@ -31,14 +39,24 @@ def heartbeat_file(schedule_file: str) -> Path:
     return Path(schedule_file + HEARTBEAT_SUFFIX)
 
 
-class Scheduler(PersistentScheduler):  # type: ignore[misc]  # Celery ships no types
-    """Celery's default scheduler, touching the heartbeat file after each task it sent
+class Scheduler(beat.Scheduler):  # type: ignore[misc]  # Celery ships no types
+    """Celery's in-memory scheduler, touching the heartbeat file after each task it sent
     (not after a failed send: that raises)."""
+
+    def __init__(self, *args: Any, schedule_filename: str | None = None, **kw: Any) -> None:
+        app = kw.get("app") or args[0]
+        self.schedule_filename = schedule_filename or app.conf.beat_schedule_filename
+        heartbeat_file(self.schedule_filename).parent.mkdir(parents=True, exist_ok=True)
+        super().__init__(*args, **kw)
 
     def apply_async(self, entry: Any, producer: Any = None, advance: bool = True, **kw: Any) -> Any:
         result = super().apply_async(entry, producer=producer, advance=advance, **kw)
         heartbeat_file(self.schedule_filename).touch()
         return result
+
+    @property
+    def info(self) -> str:
+        return f"    . heartbeat -> {heartbeat_file(self.schedule_filename)}"
 
 
 def age(schedule_file: str, now: float | None = None) -> float | None:

@@ -64,6 +64,16 @@ def _pump(name: str, stream: IO[str]) -> None:
         _say(name, line)
 
 
+# Celery's worker-to-worker bootsteps, which this project does not use: mingle (at start and
+# at each reconnection, ask the other workers for revoked task ids: nothing is revoked here,
+# and it held tasks back a second each time) and gossip (elections and node join/leave
+# callbacks: none here). Gossip also logged "Error on restarting Gossip: AttributeError ...
+# 'connection_errors'" with a traceback at Redis restarts (celery 5.7.0 closes its channel
+# after dropping the connection; docs/timers.md#brokers). The compose file's worker passes
+# the same flags.
+WORKER_WITHOUT = ("--without-mingle", "--without-gossip")
+
+
 def commands(host: str, port: int) -> dict[str, list[str]]:
     python = sys.executable
     return {
@@ -71,7 +81,7 @@ def commands(host: str, port: int) -> dict[str, list[str]]:
         "web": [python, "-m", "uvicorn", "fbservice.asgi:application", "--host", host,
                 "--port", str(port), "--reload", *(f"--reload-dir={d}" for d in CODE_DIRS)],
         "worker": [python, "-m", "celery", "-A", "fbservice", "worker", "-l", "INFO",
-                   "--concurrency", os.environ.get("WORKER_CONCURRENCY", "2")],
+                   "--concurrency", os.environ.get("WORKER_CONCURRENCY", "2"), *WORKER_WITHOUT],
         "beat": [python, "-m", "celery", "-A", "fbservice", "beat", "-l", "INFO"],
         "clock": [python, "manage.py", "clock_loop"],
     }  # fmt: skip

@@ -252,10 +252,11 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.1,
     "interval_max": 0.1,
 }
+# Beat keeps its schedule in memory and only touches "<this>.sent", its heartbeat for the
+# health check (fbservice/beat.py; the folder is made if missing).
 CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / ".local" / "celerybeat-schedule")
 )
-# Celery's scheduler plus a heartbeat file for beat's health check (fbservice/beat.py).
 CELERY_BEAT_SCHEDULER = "fbservice.beat:Scheduler"
 # Seconds the /healthz broker probe may take before reporting the broker down.
 HEALTH_BROKER_TIMEOUT = float(os.environ.get("HEALTH_BROKER_TIMEOUT", "1.5"))
@@ -296,6 +297,10 @@ FB_CLOCK_IDLE_SECONDS = envfloat("FB_CLOCK_IDLE_SECONDS", 1.0)
 FB_SEND_BACKOFF_SECONDS = envfloat("FB_SEND_BACKOFF_SECONDS", 1.0)
 # /healthz counts deadlines more than this many seconds past due as overdue.
 HEALTH_OVERDUE_SECONDS = envfloat("HEALTH_OVERDUE_SECONDS", 1.0)
+# /healthz's webhook relay is not ok once an event has waited this long to be relayed (the
+# relay hears appends at once and catches up every FB_WEBHOOK_SWEEP_SECONDS; a failover
+# takes about two of those).
+HEALTH_RELAY_LAG_SECONDS = envfloat("HEALTH_RELAY_LAG_SECONDS", 10.0)
 CELERY_BEAT_SCHEDULE = {
     "fb-sweep": {
         "task": "games.tasks.sweep",

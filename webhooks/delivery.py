@@ -21,10 +21,11 @@ import logging
 import time
 import uuid
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Count, Min
 from django.utils import timezone
 
 from webhooks import signing, ssrf
@@ -106,6 +107,15 @@ def _work(subscription_id: uuid.UUID, stream_id: uuid.UUID | None) -> str:
         if len(batch) < BATCH:
             return "done"  # what was committed since is seen after the lock is let go
     return "more"
+
+
+def backlog() -> tuple[int, datetime | None]:
+    """Deliveries to active subscriptions not delivered yet (waiting for a worker, behind
+    a retry in their lane, or in a retry's backoff themselves), and when the oldest was
+    made (None: none waits)."""
+    waiting = Delivery.objects.filter(status=Delivery.PENDING, subscription__active=True)
+    figures = waiting.aggregate(count=Count("id"), oldest=Min("created_at"))
+    return int(figures["count"]), figures["oldest"]
 
 
 def signing_secrets(subscription: Subscription) -> list[str]:

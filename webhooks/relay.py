@@ -35,6 +35,7 @@ import json
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -364,6 +365,31 @@ def behind(limit: int = 1000) -> list[uuid.UUID]:
     with connection.cursor() as cursor:
         cursor.execute(_BEHIND, [limit])
         return [row[0] for row in cursor.fetchall()]
+
+
+# A game is behind when the event after its cursor exists (seqs have no gaps): one index
+# probe per game, and that event's time is how long the game has waited.
+_LAG = """
+SELECT count(DISTINCT game), min(since) FROM (
+    SELECT t.id AS game, e.recorded_at AS since FROM games_table t
+    LEFT JOIN webhooks_relaycursor c ON c.stream_id = t.id
+    JOIN events_storedevent e ON e.stream_id = t.id AND e.seq = COALESCE(c.seq, 0) + 1
+    WHERE t.status <> 'open' AND NOT COALESCE(c.finished, false)
+    UNION ALL
+    SELECT r.table_id, r.created_at FROM games_ruling r
+    LEFT JOIN webhooks_relaycursor c ON c.stream_id = r.table_id
+    WHERE r.kind IN ('award', 'void') AND r.id > COALESCE(c.ruling, 0)
+) AS behind
+"""
+
+
+def lag() -> tuple[int, datetime | None]:
+    """How far behind the relay is: the games ``behind`` would find, and when the oldest
+    event or deciding ruling not relayed yet was recorded (None: nothing waits)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_LAG)
+        games, oldest = cursor.fetchone()
+    return int(games), oldest
 
 
 def relay_all(streams: Iterable[uuid.UUID] | None = None) -> int:

@@ -30,6 +30,7 @@ from events.notify import CHANNEL, connection_params, parse
 log = logging.getLogger(__name__)
 
 RELAY_LOCK = 0x66_6277_6872_6C79  # any constant the project uses for nothing else
+APPLICATION_NAME = "fbservice-webhook-relay"  # the relay's sessions, in pg_stat_activity
 RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)
 
 
@@ -64,8 +65,8 @@ class Relay(threading.Thread):
     def lead(self) -> None:
         """Wait for the lock, then relay until stopped or the connection fails."""
         params = connection_params()
-        params["application_name"] = "fbservice-webhook-relay"
-        with psycopg.connect(autocommit=True, connect_timeout=5, **params) as conn:
+        params["application_name"] = APPLICATION_NAME
+        with psycopg.connect(autocommit=True, **params) as conn:
             self.listener = conn
             try:
                 while not self.take_lock(conn):
@@ -115,6 +116,37 @@ class Relay(threading.Thread):
 
         relay_all()
         tasks.sweep()
+
+
+# pg_locks shows a bigint advisory key as two oids (high and low 32 bits, objsubid 1), in
+# the database it was taken in: a relay of another database on the same server is not ours.
+_HOLDER = """
+SELECT l.pid, a.application_name, host(a.client_addr), a.backend_start,
+       (SELECT count(*) FROM pg_stat_activity s
+        WHERE s.datname = current_database() AND s.application_name = %s AND s.pid <> l.pid)
+FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND l.classid::bigint = %s AND l.objid::bigint = %s
+"""
+
+
+def holder() -> dict[str, Any] | None:
+    """The session that holds the relay's lock, from any host (None: no relay runs), and
+    how many other relay sessions wait to take over (``standby``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_HOLDER, [APPLICATION_NAME, RELAY_LOCK >> 32, RELAY_LOCK & 0xFFFF_FFFF])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    pid, name, address, since, standby = row
+    return {
+        "pid": pid,
+        "application_name": name,
+        "client_addr": address,  # None: a unix socket
+        "connected_at": since.isoformat() if since else None,
+        "standby": standby,
+    }
 
 
 _started: list[Relay] = []

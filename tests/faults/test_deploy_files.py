@@ -9,6 +9,8 @@ from pathlib import Path
 
 import yaml
 
+from fbservice.devserver import WORKER_WITHOUT, commands
+
 DOCKER = Path(__file__).resolve().parents[2] / "docker"
 APP_SERVICES = ("migrate", "web", "worker", "beat", "clock")
 
@@ -44,6 +46,16 @@ def test_every_service_is_there_with_a_health_check() -> None:
     assert services["beat"]["healthcheck"]["test"][1:5] == [
         "python", "-m", "fbservice.beat", "check"
     ]  # fmt: skip
+
+
+def test_the_worker_runs_as_make_runs_it_without_mingle_and_gossip() -> None:
+    """tests/faults/test_broker_restart.py runs the dev runner's worker through Redis
+    restarts; the compose file's must be the same worker."""
+    compose_worker = compose()["services"]["worker"]["command"]
+    dev_worker = commands("127.0.0.1", 0)["worker"]
+    assert compose_worker[:5] == dev_worker[2:7] == ["celery", "-A", "fbservice", "worker", "-l"]
+    for flag in WORKER_WITHOUT:
+        assert flag in compose_worker and flag in dev_worker
 
 
 def test_a_worker_or_beat_that_exits_is_restarted() -> None:

@@ -17,6 +17,7 @@ from django.db.models import Count
 
 from events.models import StoredEvent
 from games.service import game_command_execute, game_load
+from tests.timers.conftest import database_url
 from tests.webhooks.conftest import Receiver
 from tests.webhooks.helpers import move, play_out, rule, started_table, subscribe, users
 from webhooks import services, signing
@@ -140,6 +141,26 @@ def test_a_receiver_down_for_a_while_gets_every_delivery_after_in_order(
     got = sorted(down.wait_for(len(rows)), key=lambda m: m["at"])
     assert [json.loads(m["body"])["data"]["seq"] for m in got] == [r.seq for r in rows]
     assert len({m["headers"]["webhook-id"] for m in got}) == len(got)
+
+
+def test_the_relay_relays_when_database_url_carries_a_connect_timeout(
+    webhook_worker, receiver
+) -> None:
+    """docker-compose.yml's DATABASE_URL ends in ?connect_timeout=5: the relay once passed
+    its own beside it (a TypeError at each try), so it never relayed and said nothing."""
+    players = users("alice", "bob")
+    rec = receiver()
+    sub = subscribe(players[0], rec.url, ["all"])
+    url = database_url()
+    worker = webhook_worker(DATABASE_URL=f"{url}{'&' if '?' in url else '?'}connect_timeout=5")
+    table = started_table(players, reaction_seconds=300)
+    move(table, players)
+    delivered = settle(sub)
+    rows = list(StoredEvent.objects.filter(stream_id=table.id).order_by("seq"))
+    assert [d.seq for d in delivered] == [r.seq for r in rows]
+    assert {d.status for d in delivered} == {"delivered"}
+    assert len(rec.wait_for(len(rows))) == len(rows)
+    assert "Traceback" not in worker.text(), worker.tail()
 
 
 def test_a_worker_killed_mid_delivery_sends_it_again_with_the_same_id_and_nothing_else(

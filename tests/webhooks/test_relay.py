@@ -20,7 +20,7 @@ from tests.factories import UserFactory
 from tests.feed.helpers import hidden_cards
 from tests.webhooks.helpers import move, play_out, rule, started_table, subscribe, users
 from webhooks.models import Delivery, RelayCursor
-from webhooks.relay import behind, relay_all, relay_stream, ruling_message_id
+from webhooks.relay import behind, lag, relay_all, relay_stream, ruling_message_id
 
 game = get_game("family_business")
 URL = "http://127.0.0.1:9/hooks"  # never called here
@@ -158,6 +158,29 @@ def test_an_append_that_rolled_back_sends_nothing() -> None:
     assert Delivery.objects.filter(subscription=sub).count() == made
     assert not Delivery.objects.filter(subscription=sub, seq__gt=version).exists()
     assert RelayCursor.objects.get(stream_id=table.id).seq == version
+
+
+def test_lag_counts_the_games_behind_and_dates_the_oldest_event_or_ruling_not_relayed() -> None:
+    players = users("alice", "bob")
+    assert lag() == (0, None)
+    first = started_table(players, reaction_seconds=300)
+    second = started_table(players, reaction_seconds=300)
+    oldest = StoredEvent.objects.get(stream_id=first.id, seq=1).recorded_at
+    assert lag() == (2, oldest)
+    assert sorted(behind()) == sorted([first.id, second.id])
+    relay_stream(first.id)
+    move(first, players)  # relayed up to before this move: its first event is the oldest now
+    version = RelayCursor.objects.get(stream_id=first.id).seq
+    after = StoredEvent.objects.get(stream_id=first.id, seq=version + 1).recorded_at
+    assert lag() == (2, StoredEvent.objects.get(stream_id=second.id, seq=1).recorded_at)
+    relay_stream(second.id)
+    assert lag() == (1, after)
+    relay_all()
+    assert lag() == (0, None)
+    ruling = rule(second, "void")
+    assert lag() == (1, Ruling.objects.get(id=ruling["id"]).created_at)
+    relay_all()
+    assert lag() == (0, None)
 
 
 def test_a_subscription_gets_only_what_was_recorded_after_it_was_made() -> None:
