@@ -825,7 +825,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         SIGNED_IN
         + UNSAFE
         + STARTED
-        + ("annotation_not_allowed", "position_out_of_range", "bad_review"),
+        + ("annotation_not_allowed", "seated_at_table", "position_out_of_range", "bad_review"),
     ),
     ("get", "/api/v1/games/{game_id}/rulings"): Operation(
         "games_rulings_list", SIGNED_IN + STARTED + ("ruling_not_allowed",)
@@ -835,7 +835,13 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         SIGNED_IN
         + UNSAFE
         + STARTED
-        + ("ruling_not_allowed", "position_out_of_range", "bad_review", "bad_winners"),
+        + (
+            "ruling_not_allowed",
+            "seated_at_table",
+            "position_out_of_range",
+            "bad_review",
+            "bad_winners",
+        ),
     ),
     # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
     ("get", "/healthz"): Operation("healthz", common=("method_not_allowed", "not_acceptable")),

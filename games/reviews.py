@@ -12,6 +12,11 @@ database refuses UPDATE and DELETE on them, ``games/migrations/0005_reviews.py``
   result, which the API's ``winners`` and ``result`` show. Staff read rulings at any time,
   everyone else once the game is over (a note made during play may discuss hidden cards).
 
+"Staff" here means staff who hold no seat at the game (``directs``): a staff user seated at
+a table is one of its players there. They read its reviews as players do (once it is over),
+never rule on it (not even after the end: its result is theirs) and do not annotate it
+while it runs; those refusals are ``seated_at_table``.
+
 A deciding ruling on a running game (a player vanished, a dispute) ends play at once: one
 transaction appends the ruling and what follows from it, never an event. It takes the
 game's clock row first and clears it (so it waits for an append in flight, and no timer,
@@ -37,7 +42,7 @@ from django.db import connection, transaction
 
 from events.notify import announce
 from events.store import iso, stream_version
-from games import cache
+from games import cache, selectors
 from games.errors import ServiceError
 from games.models import Annotation, Ruling, Table
 from games.projections import ClockCleared, TableFinished
@@ -54,8 +59,20 @@ def _started(table: Table) -> None:
         raise ServiceError("not_started", "The table has not started yet.")
 
 
+def directs(table: Table, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Staff who hold no seat at this game (the seats are prefetched by the API's reads)."""
+    return _is_staff(user) and selectors.seat_of(table, user) is None
+
+
+def _seated(what: str) -> ServiceError:
+    return ServiceError(
+        "seated_at_table",
+        f"You play in this game: staff seated at a table are players there, so {what}.",
+    )
+
+
 def may_read_annotations(table: Table, user: AbstractBaseUser | AnonymousUser) -> bool:
-    return _is_staff(user) or table.status == Table.Status.FINISHED
+    return table.status == Table.Status.FINISHED or directs(table, user)
 
 
 # Rulings as annotations: a director's note during play may discuss hidden cards.
@@ -80,7 +97,8 @@ def annotations_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> list
     if not may_read_annotations(table, user):
         raise ServiceError(
             "annotation_not_allowed",
-            "A game's annotations are shown once it is over (to staff at any time).",
+            "A game's annotations are shown once it is over (at any time to staff who do "
+            "not play in it).",
         )
     rows = Annotation.objects.filter(table=table).select_related("author").order_by("seq", "id")
     return [annotation_document(a) for a in rows]
@@ -97,6 +115,9 @@ def annotation_add(
         role = "staff"
     elif seat is not None and finished:
         role = "player"
+    elif seat is not None and _is_staff(user):
+        # a note only staff could read until the end: nothing a player may leave
+        raise _seated("you annotate it as a player, once it is over")
     else:
         raise ServiceError(
             "annotation_not_allowed",
@@ -173,13 +194,15 @@ def ruling_document(r: Ruling) -> dict[str, Any]:
 
 
 def rulings_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> list[dict[str, Any]]:
-    """Every ruling on the game, oldest first, for a reader who may see them (staff at any
-    time, everyone else once the game is over); ``ruling_not_allowed`` otherwise."""
+    """Every ruling on the game, oldest first, for a reader who may see them (staff who do
+    not play in it at any time, everyone else once the game is over);
+    ``ruling_not_allowed`` otherwise."""
     _started(table)
     if not may_read_rulings(table, user):
         raise ServiceError(
             "ruling_not_allowed",
-            "A game's rulings are shown once it is over (to staff at any time).",
+            "A game's rulings are shown once it is over (at any time to staff who do not "
+            "play in it).",
         )
     return ruling_documents(table)
 
@@ -200,13 +223,16 @@ def ruling_record(
     winners: Sequence[int] = (),
     seq: int | None = None,
 ) -> dict[str, Any]:
-    """Append a tournament director's ruling (staff only). An award names the seats that
+    """Append a tournament director's ruling (staff who do not play in the game: a seated
+    one is refused ``seated_at_table``). An award names the seats that
     win; a note or a void names none. A deciding ruling on a running game ends it: the
     table finishes and the game's clock row is cleared in the same transaction (see the
     module's docstring)."""
     _started(table)
     if not _is_staff(user):
         raise ServiceError("ruling_not_allowed", "Only tournament directors (staff) rule.")
+    if not directs(table, user):
+        raise _seated("another tournament director rules on it")
     seats = list(winners)
     if kind == Ruling.Kind.AWARD:
         if (
