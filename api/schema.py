@@ -401,6 +401,17 @@ class RulingSerializer(Serializer):
     version = serializers.IntegerField(help_text="The game's version when it was recorded.")
     author = AuthorSerializer()
     created_at = serializers.DateTimeField()
+    n = serializers.IntegerField(
+        allow_null=True, help_text="Its place in the game's rulings chain: 1, 2, ..."
+    )
+    prev_hash = serializers.CharField(
+        allow_null=True, help_text="The hash of the game's previous ruling (64 zeros: none)."
+    )
+    hash = serializers.CharField(
+        allow_null=True,
+        help_text="sha256 of `prev_hash` and the ruling, with the hash of event `version` "
+        '(docs/event-store.md, "The rulings chain").',
+    )
 
     class Meta:
         ref_name = "Ruling"
@@ -503,6 +514,10 @@ ExportSerializer = inline_serializer(
     "GameRecord",
     fields={
         "format": serializers.CharField(),
+        "covers": serializers.ListField(
+            child=serializers.CharField(),
+            help_text='What the proof covers: `["events", "rulings"]` (format 2).',
+        ),
         "game": serializers.CharField(),
         "stream_id": serializers.UUIDField(),
         "table": RecordTableSerializer,

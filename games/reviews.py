@@ -28,6 +28,11 @@ and see the game over. The database refuses any later append to the game
 command, undo and standing-reaction change first, with ``game_over`` naming the ruling
 (``refusal``). The game's own events still end where play stopped: readers treat the
 finished table as the game's end (hands revealed, nothing offered).
+
+Rulings are inside the record's proof: each is chained to the game's previous ruling and to
+its latest event when it is recorded (``games.ruling_chain``; the link is a row of its own,
+``RulingLink``, written in the ruling's transaction), so an exported record with a ruling
+added, removed, altered or moved fails ``games.verify``.
 """
 
 from __future__ import annotations
@@ -38,16 +43,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from events.notify import announce
 from events.store import iso, stream_version
 from games import cache, selectors
 from games.errors import ServiceError
-from games.models import Annotation, Ruling, Table
+from games.models import Annotation, Ruling, RulingLink, Table
 from games.projections import ClockCleared, TableFinished
+from games.ruling_chain import GENESIS, ruling_body, ruling_hash
 
 MAX_TEXT = 2000  # characters of an annotation's text or a ruling's reason
+CHAIN_TRIES = 8  # places at the head of a rulings chain tried, as the service's appends
 
 
 def _is_staff(user: AbstractBaseUser | AnonymousUser) -> bool:
@@ -123,16 +131,15 @@ def annotation_add(
             "annotation_not_allowed",
             "Only staff, and the game's players once it is over, may annotate a game.",
         )
-    _position(table, seq)
+    _within(seq, stream_version(table.id))
     annotation = Annotation.objects.create(
         table=table, seq=seq, text=_text(text, "text"), author=user, role=role
     )
     return annotation_document(annotation)
 
 
-def _position(table: Table, seq: int | None) -> int:
-    """The game's version; ``seq`` (if given) must name one of its events."""
-    version = stream_version(table.id)
+def _within(seq: int | None, version: int) -> None:
+    """``seq`` (if given) must name one of the game's events."""
     if seq is not None and not 1 <= seq <= version:
         raise ServiceError(
             "position_out_of_range",
@@ -140,7 +147,6 @@ def _position(table: Table, seq: int | None) -> int:
             seq=seq,
             version=version,
         )
-    return version
 
 
 def _text(text: str, field: str) -> str:
@@ -181,6 +187,9 @@ class Decided:
 
 
 def ruling_document(r: Ruling) -> dict[str, Any]:
+    """A ruling with its place in the game's rulings chain (``n``, ``prev_hash``, ``hash``:
+    ``games.ruling_chain``)."""
+    link: RulingLink | None = getattr(r, "link", None)  # (every ruling has one)
     return {
         "id": r.id,
         "kind": r.kind,
@@ -190,6 +199,9 @@ def ruling_document(r: Ruling) -> dict[str, Any]:
         "version": r.version,
         "author": {"id": r.author_id, "name": r.author.get_username()},
         "created_at": iso(r.created_at),
+        "n": link.n if link else None,
+        "prev_hash": link.prev_hash if link else None,
+        "hash": link.hash if link else None,
     }
 
 
@@ -210,7 +222,7 @@ def rulings_of(table: Table, user: AbstractBaseUser | AnonymousUser) -> list[dic
 def ruling_documents(table: Table) -> list[dict[str, Any]]:
     """Every ruling on the game, oldest first, unchecked: for the export, whose readers
     (staff, and the players once the game is over) may read them."""
-    rows = Ruling.objects.filter(table=table).select_related("author").order_by("id")
+    rows = Ruling.objects.filter(table=table).select_related("author", "link").order_by("id")
     return [ruling_document(r) for r in rows]
 
 
@@ -254,22 +266,85 @@ def ruling_record(
             # First the clock row: an append in flight holds it until it commits, so the
             # version read next includes it, and every later append meets the trigger.
             _run(ClockCleared(table.id))
-        version = _position(table, seq)
-        ruling = Ruling.objects.create(
-            table=table,
-            kind=kind,
-            winners=seats,
-            reason=text,
-            seq=seq,
-            version=version,
-            author=user,
-        )
+        ruling = _chained(table=table, user=user, kind=kind, winners=seats, reason=text, seq=seq)
         if deciding:
             _run(TableFinished(table.id))
-            announce(table.id, version)  # on commit, like an append's announcement
+            announce(table.id, ruling.version)  # on commit, like an append's announcement
     if deciding:
         cache.tables.discard(table.id)  # this process's; others re-read a started table
     return ruling_document(ruling)
+
+
+def _chained(
+    *, table: Table, user: User, kind: str, winners: list[int], reason: str, seq: int | None
+) -> Ruling:
+    """Record the ruling at the head of the game's rulings chain, with its link: its hash
+    covers the previous ruling's and the game's latest event's (``games.ruling_chain``).
+    ``UNIQUE (table, n)`` is the lock, as for the events: a ruling that lost the race for
+    its place (another committed there first) is taken back to its savepoint and recorded
+    again after the winner, so the chain never forks; its id is then drawn after the
+    winner's, so id order stays chain order."""
+    for _ in range(CHAIN_TRIES):
+        n, prev = _chain_head(table)
+        version, at_hash = _event_head(table)
+        _within(seq, version)
+        ruling = Ruling(
+            table=table,
+            kind=kind,
+            winners=winners,
+            reason=reason,
+            seq=seq,
+            version=version,
+            author=user,
+            created_at=timezone.now(),
+        )
+        try:
+            with transaction.atomic():
+                ruling.save()
+                body = ruling_body(
+                    stream_id=str(table.id),
+                    n=n + 1,
+                    id=ruling.id,
+                    kind=kind,
+                    winners=winners,
+                    reason=reason,
+                    seq=seq,
+                    version=version,
+                    at_hash=at_hash,
+                    author=user.pk,
+                    created_at=iso(ruling.created_at),
+                )
+                ruling.link = RulingLink.objects.create(
+                    ruling=ruling,
+                    table=table,
+                    n=n + 1,
+                    prev_hash=prev,
+                    hash=ruling_hash(prev, body),
+                )
+            return ruling
+        except IntegrityError as exc:
+            constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
+            if constraint != "uniq_ruling_link":
+                raise
+    raise ServiceError("busy")
+
+
+def _chain_head(table: Table) -> tuple[int, str]:
+    """The number and hash of the game's latest ruling (0 and ``GENESIS`` for none)."""
+    head = RulingLink.objects.filter(table=table).order_by("-n").values_list("n", "hash").first()
+    return head if head is not None else (0, GENESIS)
+
+
+def _event_head(table: Table) -> tuple[int, str]:
+    """The game's version and the hash of its latest event, read together."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT seq, hash FROM events_storedevent WHERE stream_id = %s "
+            "ORDER BY seq DESC LIMIT 1",
+            [table.id],
+        )
+        row = cursor.fetchone()
+    return (int(row[0]), str(row[1])) if row else (0, GENESIS)
 
 
 def _run(projection: ClockCleared | TableFinished) -> None:
