@@ -856,6 +856,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
             "position_out_of_range",
             "bad_review",
             "bad_winners",
+            "busy",  # its place in the rulings chain lost to other rulings, again and again
         ),
     ),
     # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
