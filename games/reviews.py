@@ -47,7 +47,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from events.notify import announce
-from events.store import iso, stream_version
+from events.store import iso, stream_head, stream_version
 from games import cache, selectors
 from games.errors import ServiceError
 from games.models import Annotation, Ruling, RulingLink, Table
@@ -286,7 +286,7 @@ def _chained(
     winner's, so id order stays chain order."""
     for _ in range(CHAIN_TRIES):
         n, prev = _chain_head(table)
-        version, at_hash = _event_head(table)
+        version, at_hash = stream_head(table.id)
         _within(seq, version)
         ruling = Ruling(
             table=table,
@@ -333,18 +333,6 @@ def _chain_head(table: Table) -> tuple[int, str]:
     """The number and hash of the game's latest ruling (0 and ``GENESIS`` for none)."""
     head = RulingLink.objects.filter(table=table).order_by("-n").values_list("n", "hash").first()
     return head if head is not None else (0, GENESIS)
-
-
-def _event_head(table: Table) -> tuple[int, str]:
-    """The game's version and the hash of its latest event, read together."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT seq, hash FROM events_storedevent WHERE stream_id = %s "
-            "ORDER BY seq DESC LIMIT 1",
-            [table.id],
-        )
-        row = cursor.fetchone()
-    return (int(row[0]), str(row[1])) if row else (0, GENESIS)
 
 
 def _run(projection: ClockCleared | TableFinished) -> None:
