@@ -191,8 +191,8 @@ def _verify(record: dict[str, Any], rulings_head: str | None) -> Report:
         if rulings_head is not None and report.rulings_head != rulings_head:
             report.problems.append(
                 f"the rulings chain ends at {report.rulings_head} "
-                f"({report.rulings_checked} rulings), not at {rulings_head}: "
-                "rulings are missing from its end"
+                f"({report.rulings_checked} rulings), not at the published head "
+                f"{rulings_head}: rulings were cut from its end, or the chain was recomputed"
             )
             return report
     elif rulings_head is not None:

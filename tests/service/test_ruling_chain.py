@@ -192,7 +192,7 @@ def test_the_latest_ruling_removed_fails_against_the_published_head(ruled) -> No
     record["rulings"].pop()
     assert verify_record(record).ok  # a shorter chain holds together on its own
     problem = failure(record, rulings_head=head)
-    assert "3 rulings" in problem and "missing from its end" in problem
+    assert "3 rulings" in problem and "cut from its end" in problem
 
 
 @pytest.mark.parametrize(
