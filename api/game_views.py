@@ -252,7 +252,8 @@ class AuditView(ApiView):
     @extend_schema(
         tags=["history"],
         summary="Every event (with hashes) and every command, accepted or refused",
-        description="For the game's players once it is over, and for staff at any time.",
+        description="For the game's players once it is over, and for staff who do not play "
+        "in it at any time.",
         parameters=[GAME_ID],
         responses={200: schema.AuditSerializer},
     )
@@ -265,8 +266,8 @@ class ExportView(ApiView):
     @extend_schema(
         tags=["history"],
         summary="The full game record (verify it with `python -m games.verify`)",
-        description="For the game's players once it is over, and for staff at any time "
-        "(an unfinished game's record reveals its seed).",
+        description="For the game's players once it is over, and for staff who do not play "
+        "in it at any time (an unfinished game's record reveals its seed).",
         parameters=[GAME_ID],
         responses={200: schema.ExportSerializer},
     )

@@ -35,7 +35,8 @@ class AnnotationsView(ReviewView):
     @extend_schema(
         tags=["history"],
         summary="The comments reviewers attached to positions of this game",
-        description="In position order. Shown once the game is over (to staff at any time).",
+        description="In position order. Shown once the game is over (at any time to staff who "
+        "do not play in it).",
         parameters=[GAME_ID],
         responses={200: schema.AnnotationListSerializer},
     )
@@ -52,7 +53,8 @@ class AnnotationsView(ReviewView):
         tags=["history"],
         summary="Attach a comment to a position (the game after event `seq`)",
         description="Staff who do not play in the game, at any time; the game's players "
-        "once it is over. Appended with who and when; never edited or deleted.",
+        "once it is over (staff seated at it before then: `403 seated_at_table`). Appended "
+        "with who and when; never edited or deleted.",
         parameters=[GAME_ID],
         request=AnnotationCreateSerializer,
         responses={201: schema.AnnotationSerializer},
@@ -77,8 +79,8 @@ class RulingsView(ReviewView):
         summary="Tournament directors' rulings on this game",
         description="Notes and decided results (a win awarded, the game voided), oldest "
         "first; the latest deciding ruling is the game's result (`table.result`). Shown "
-        "once the game is over (to staff at any time): a note made during play may "
-        "discuss hidden cards.",
+        "once the game is over (at any time to staff who do not play in it): a note made "
+        "during play may discuss hidden cards.",
         parameters=[GAME_ID],
         responses={200: schema.RulingListSerializer},
     )
@@ -93,11 +95,12 @@ class RulingsView(ReviewView):
 
     @extend_schema(
         tags=["history"],
-        summary="Record a ruling (staff: tournament directors)",
+        summary="Record a ruling (staff who do not play in the game: tournament directors)",
         description="A `note`, or a result decided by the director: `award` (the win to "
         "`winners`) or `void`. A result decided for a running game ends it at once (the "
         "table finishes; later commands answer 409 `game_over`). Appended with who and "
-        "why; the game's events are never rewritten.",
+        "why; the game's events are never rewritten. Staff seated at the game are "
+        "players there: `403 seated_at_table`.",
         parameters=[GAME_ID],
         request=RulingCreateSerializer,
         responses={201: schema.RulingSerializer},

@@ -401,6 +401,17 @@ class RulingSerializer(Serializer):
     version = serializers.IntegerField(help_text="The game's version when it was recorded.")
     author = AuthorSerializer()
     created_at = serializers.DateTimeField()
+    n = serializers.IntegerField(
+        allow_null=True, help_text="Its place in the game's rulings chain: 1, 2, ..."
+    )
+    prev_hash = serializers.CharField(
+        allow_null=True, help_text="The hash of the game's previous ruling (64 zeros: none)."
+    )
+    hash = serializers.CharField(
+        allow_null=True,
+        help_text="sha256 of `prev_hash` and the ruling, with the hash of event `version` "
+        '(docs/event-store.md, "The rulings chain").',
+    )
 
     class Meta:
         ref_name = "Ruling"
@@ -503,6 +514,10 @@ ExportSerializer = inline_serializer(
     "GameRecord",
     fields={
         "format": serializers.CharField(),
+        "covers": serializers.ListField(
+            child=serializers.CharField(),
+            help_text='What the proof covers: `["events", "rulings"]` (format 2).',
+        ),
         "game": serializers.CharField(),
         "stream_id": serializers.UUIDField(),
         "table": RecordTableSerializer,
@@ -825,7 +840,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         SIGNED_IN
         + UNSAFE
         + STARTED
-        + ("annotation_not_allowed", "position_out_of_range", "bad_review"),
+        + ("annotation_not_allowed", "seated_at_table", "position_out_of_range", "bad_review"),
     ),
     ("get", "/api/v1/games/{game_id}/rulings"): Operation(
         "games_rulings_list", SIGNED_IN + STARTED + ("ruling_not_allowed",)
@@ -835,7 +850,14 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         SIGNED_IN
         + UNSAFE
         + STARTED
-        + ("ruling_not_allowed", "position_out_of_range", "bad_review", "bad_winners"),
+        + (
+            "ruling_not_allowed",
+            "seated_at_table",
+            "position_out_of_range",
+            "bad_review",
+            "bad_winners",
+            "busy",  # its place in the rulings chain lost to other rulings, again and again
+        ),
     ),
     # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
     ("get", "/healthz"): Operation("healthz", common=("method_not_allowed", "not_acceptable")),

@@ -48,6 +48,19 @@ def stream_version(stream_id: uuid.UUID) -> int:
     return int(result or 0)
 
 
+def stream_head(stream_id: uuid.UUID) -> tuple[int, str]:
+    """The stream's version and its latest event's hash, read together (``GENESIS`` for
+    an empty stream): what a record beside the stream anchors itself to."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT seq, hash FROM events_storedevent WHERE stream_id = %s "
+            "ORDER BY seq DESC LIMIT 1",
+            [stream_id],
+        )
+        row = cursor.fetchone()
+    return (int(row[0]), str(row[1])) if row else (0, GENESIS)
+
+
 def chained(
     *,
     stream_id: uuid.UUID,

@@ -2,8 +2,9 @@
 seats, and the event store's stored events and command log, read-only, searchable by table
 (game) id, by user (a username finds that user's ``user:<id>`` actor) and by type or code.
 Event data is shown as staff may see it (the game's ``redact_event`` for ``"staff"``: every
-hand and the deck, never the seed before the end). Nothing here changes a game: games
-change only through commands."""
+hand and the deck, never the seed before the end), except to staff seated at the game:
+until it ends they are players there and its events and commands are not listed. Nothing
+here changes a game: games change only through commands."""
 
 from __future__ import annotations
 
@@ -122,7 +123,19 @@ def _user_actors(term: str) -> list[str]:
     return [f"user:{pk}" for pk in users.values_list("pk", flat=True)[:5]]
 
 
+def _playing(request: HttpRequest) -> QuerySet[Seat]:
+    """The running games the signed-in staff user holds a seat at: there they are a player
+    and read the game as their seat does (the API), so the admin shows none of its events
+    or commands until it ends."""
+    seats = Seat.objects.filter(user=request.user.pk or 0)  # (a signed-in admin: always a pk)
+    return seats.exclude(table__status=Table.Status.FINISHED)
+
+
 class _ByUserSearch(ReadOnlyAdmin):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        rows: QuerySet[Any] = super().get_queryset(request)
+        return rows.exclude(stream_id__in=_playing(request).values("table_id"))
+
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:

@@ -78,6 +78,11 @@ SERVICE: dict[str, Code] = {
         403,
         "Only tournament directors (staff) record rulings; others read them once the game is over.",
     ),
+    "seated_at_table": Code(
+        403,
+        "You play in this game: staff seated at a table are players there (they never rule "
+        "on it, nor annotate it before the end).",
+    ),
     "position_out_of_range": Code(
         422, "A position is one of the game's events, 1 to `extra.version`."
     ),

@@ -238,6 +238,32 @@ class Ruling(models.Model):
         return f"{self.kind} ruling {self.id} on {self.table_id}"
 
 
+class RulingLink(models.Model):
+    """A ruling's place in its game's rulings chain (``games.ruling_chain``): its number
+    ``n`` (1, 2, ... per game), the previous ruling's hash and its own. Written in the
+    ruling's transaction; ``UNIQUE (table, n)`` is the lock, as ``(stream_id, seq)`` is the
+    events': two rulings racing for the same place cannot both get it, so the chain never
+    forks. A table of its own, append-only like the rulings, because the rulings recorded
+    before the chain existed got theirs afterwards (``0009_ruling_chain``) and a ruling's
+    row is never updated."""
+
+    ruling = models.OneToOneField(
+        Ruling, primary_key=True, on_delete=models.PROTECT, related_name="link"
+    )
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    n = models.PositiveIntegerField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "n"], name="uniq_ruling_link"),
+        ]
+
+    def __str__(self) -> str:
+        return f"ruling {self.ruling_id} at {self.n} of {self.table_id}'s rulings chain"
+
+
 class StandingPreference(models.Model):
     """One version of a seat's standing reactions at one game (docs/rules.md, "Standing
     reactions"). Append-only like the event store (a database trigger refuses UPDATE and

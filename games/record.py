@@ -9,7 +9,7 @@ from events.store import iso, read
 from games import reviews
 from games.models import Annotation, Table
 from games.registry import get_game
-from games.verify import RECORD_FORMAT
+from games.verify import FORMATS, RECORD_FORMAT
 
 # Request metadata that is personal data: only staff exports carry it. It is not part of
 # what the hash chain covers, so a verifier never needs it.
@@ -24,14 +24,16 @@ def event_data(event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
 
 def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False) -> dict[str, Any]:
     """The full record: table, seats, every event with its hash, every command (accepted and
-    refused), and the seed, which lets anyone re-run every shuffle. ``private`` keeps client
-    addresses in the request metadata (staff only)."""
+    refused), the seed, which lets anyone re-run every shuffle, and the reviews: the rulings
+    with their chain (inside the proof: ``covers``), the annotations (outside it).
+    ``private`` keeps client addresses in the request metadata (staff only)."""
 
     def metadata(data: dict[str, Any]) -> dict[str, Any]:
         return data if private else {k: v for k, v in data.items() if k not in PRIVATE_METADATA}
 
     return {
         "format": RECORD_FORMAT,
+        "covers": list(FORMATS[RECORD_FORMAT]),  # what games.verify proves of this record
         "game": table.game,
         "stream_id": str(table.id),
         "table": {
@@ -86,8 +88,9 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
             }
             for c in CommandRecord.objects.filter(stream_id=table.id).order_by("id")
         ],
-        # Reviews, records of their own beside the game (games.reviews): not covered by
-        # the hash chain, which they never touch.
+        # Reviews, records of their own beside the game (games.reviews). Comments are not
+        # proven; rulings, on which results rest, are (their own chain, anchored to the
+        # events': games.ruling_chain), in chain order, which is their order of ids.
         "annotations": [
             reviews.annotation_document(a)
             for a in Annotation.objects.filter(table=table)

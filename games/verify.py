@@ -1,7 +1,13 @@
-"""Verify an exported game record offline: the hash chain, the seed, and every event
-re-derived by the rules engine from the seed and the commands. Pure: no Django, no network.
+"""Verify an exported game record offline: the hash chain, the seed, every event
+re-derived by the rules engine from the seed and the commands, and (from record format 2)
+the rulings chain. Pure: no Django, no network.
 
-    python -m games.verify game.json
+    python -m games.verify game.json [--rulings-head HASH]
+
+Every record format ever exported still verifies: format 1 (``fbservice.game-record/1``)
+has no rulings chain, so its rulings are outside its proof (the output says so); format 2
+adds ``covers`` (what the proof covers) and each ruling's ``n``, ``prev_hash`` and
+``hash`` (``games.ruling_chain``).
 """
 
 from __future__ import annotations
@@ -16,9 +22,16 @@ from typing import Any
 from events.chain import GENESIS, chain_hash, event_body
 from games.core import Game, RuleViolation
 from games.registry import get_game
+from games.ruling_chain import ruling_body, ruling_hash
 
-RECORD_FORMAT = "fbservice.game-record/1"
+# Every record format ever exported, with what its proof covers: records verify forever.
+FORMATS: dict[str, tuple[str, ...]] = {
+    "fbservice.game-record/1": ("events",),
+    "fbservice.game-record/2": ("events", "rulings"),
+}
+RECORD_FORMAT = "fbservice.game-record/2"  # what an export writes
 UNDONE = "stream.Undone"
+RULING_KINDS = ("note", "award", "void")
 
 
 @dataclass
@@ -26,6 +39,9 @@ class Report:
     problems: list[str] = field(default_factory=list)
     events_checked: int = 0
     commands_checked: int = 0
+    covers: tuple[str, ...] = ()  # what the record's proof covers (its format's)
+    rulings_checked: int = 0
+    rulings_head: str = GENESIS  # the hash of the last ruling checked (GENESIS: none)
 
     @property
     def ok(self) -> bool:
@@ -72,20 +88,117 @@ def _short(event: dict[str, Any]) -> dict[str, Any]:
     return {"type": event["type"].split(".", 1)[1], **event["payload"]}
 
 
-def verify_record(record: dict[str, Any]) -> Report:
-    """Check ``record``; the report lists the first divergence, if any."""
+def record_ruling_body(stream_id: str, r: dict[str, Any], at_hash: str) -> dict[str, Any]:
+    """What the hash of an exported ruling covers (see ``games.ruling_chain``)."""
+    return ruling_body(
+        stream_id=stream_id,
+        n=r["n"],
+        id=r["id"],
+        kind=r["kind"],
+        winners=r["winners"],
+        reason=r["reason"],
+        seq=r["seq"],
+        version=r["version"],
+        at_hash=at_hash,
+        author=r["author"]["id"],
+        created_at=r["created_at"],
+    )
+
+
+def _check_rulings(record: dict[str, Any], report: Report) -> bool:
+    """The rulings chain: each ruling in its place, chained to the one before and to the
+    game's event it was recorded at, and saying what a ruling may say. The first broken
+    link is named by its place and id."""
+    prev = GENESIS
+    for n, r in enumerate(record["rulings"], start=1):
+        problem = _link_problem(record, n, r, prev)
+        if problem:
+            report.problems.append(f"ruling {n} (id {r['id']}): {problem}")
+            return False
+        prev = r["hash"]
+        report.rulings_checked = n
+        report.rulings_head = prev
+    return True
+
+
+def _link_problem(record: dict[str, Any], n: int, r: dict[str, Any], prev: str) -> str | None:
+    events = record["events"]
+    if r["n"] != n:
+        return f"says it is ruling {r['n']} of the chain, but is listed {n}"
+    if r["prev_hash"] != prev:
+        return (
+            "prev_hash does not match the previous ruling's hash "
+            "(a ruling was added, removed or moved before it)"
+        )
+    version = r["version"]
+    if not isinstance(version, int) or not 0 <= version <= len(events):
+        return f"made at version {version}, the record has events 1 to {len(events)}"
+    at_hash = events[version - 1]["hash"] if version else GENESIS
+    if ruling_hash(prev, record_ruling_body(record["stream_id"], r, at_hash)) != r["hash"]:
+        return "hash does not match the ruling's content"
+    return _ruling_wrong(r, seats=record["table"]["seats"])
+
+
+def _ruling_wrong(r: dict[str, Any], *, seats: int) -> str | None:
+    """What no ruling the service ever recorded could say (a forgery whose chain was
+    recomputed): each of these has been refused since rulings exist. (Not that no event
+    follows a deciding ruling: the database has promised that only since migration
+    ``games/0008``, and records of any age must verify.)"""
+    winners = r["winners"]
+    if r["kind"] not in RULING_KINDS:
+        return f"unknown kind {r['kind']!r}"
+    if r["kind"] == "award":
+        if not winners or len(set(winners)) != len(winners):
+            return "an award names one or more different seats"
+        if any(not isinstance(s, int) or not 0 <= s < seats for s in winners):
+            return f"an award names seats 0 to {seats - 1}"
+    elif winners:
+        return "only an award names winners"
+    if r["seq"] is not None and not 1 <= r["seq"] <= r["version"]:
+        return f"refers to event {r['seq']}, not one before it was made"
+    return None
+
+
+def verify_record(record: dict[str, Any], *, rulings_head: str | None = None) -> Report:
+    """Check ``record``; the report lists the first divergence, if any. ``rulings_head``:
+    the hash the game's rulings chain is known to end at (its latest ruling's, as the API
+    and the ``game.finished`` webhook published it); a chain cut short then fails too."""
     try:
-        return _verify(record)
+        return _verify(record, rulings_head)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         return Report(problems=[f"malformed record: {type(exc).__name__}: {exc}"])
 
 
-def _verify(record: dict[str, Any]) -> Report:
+def _verify(record: dict[str, Any], rulings_head: str | None) -> Report:
     report = Report()
-    if record.get("format") != RECORD_FORMAT:
+    covers = FORMATS.get(str(record.get("format")))
+    if covers is None:
         report.problems.append(f"unknown record format {record.get('format')!r}")
         return report
+    report.covers = covers
+    declared = record.get("covers", ["events"])  # format 1 said nothing: its events
+    if tuple(declared) != covers:
+        report.problems.append(
+            f"the record says its proof covers {declared}, "
+            f"its format {record['format']} covers {list(covers)}"
+        )
+        return report
     if not _check_chain(record, report):
+        return report
+    if "rulings" in covers:
+        if not _check_rulings(record, report):
+            return report
+        if rulings_head is not None and report.rulings_head != rulings_head:
+            report.problems.append(
+                f"the rulings chain ends at {report.rulings_head} "
+                f"({report.rulings_checked} rulings), not at the published head "
+                f"{rulings_head}: rulings were cut from its end, or the chain was recomputed"
+            )
+            return report
+    elif rulings_head is not None:
+        report.problems.append(
+            f"record format {record['format']} has no rulings chain: export the game again"
+        )
         return report
     definition = get_game(record["game"])
     events = record["events"]
@@ -164,18 +277,35 @@ def _replay(definition: Game, events: list[Any]) -> Any:
     return state
 
 
+def summary(report: Report) -> str:
+    """What an intact record's proof showed, in one line."""
+    text = (
+        f"OK: {report.events_checked} events, {report.commands_checked} commands "
+        "re-derived from the seed; hash chain intact"
+    )
+    if "rulings" not in report.covers:
+        return text + "; rulings not covered (an older record format: export it again)"
+    if not report.rulings_checked:
+        return text + "; no rulings"
+    return text + (
+        f"; rulings chain intact: {report.rulings_checked} rulings, head {report.rulings_head}"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Verify an exported game record offline.")
     parser.add_argument("record", help="the JSON file written by `manage.py export_game`")
+    parser.add_argument(
+        "--rulings-head",
+        metavar="HASH",
+        help="the hash of the game's latest ruling as published (the API, a webhook)",
+    )
     args = parser.parse_args(argv)
     with open(args.record, encoding="utf-8") as f:
         record = json.load(f)
-    report = verify_record(record)
+    report = verify_record(record, rulings_head=args.rulings_head)
     if report.ok:
-        print(
-            f"OK: {report.events_checked} events, {report.commands_checked} commands "
-            "re-derived from the seed; hash chain intact"
-        )
+        print(summary(report))
         return 0
     for problem in report.problems:
         print(f"FAILED: {problem}", file=sys.stderr)

@@ -76,3 +76,37 @@ def test_events_and_commands_are_searchable_by_game_and_user(staff_client, game)
 )
 def test_nothing_can_be_added_or_changed(staff_client, path) -> None:
     assert staff_client.get(path).status_code == 403
+
+
+def test_staff_seated_at_a_running_game_see_none_of_its_events_until_it_ends(client, game) -> None:
+    """Staff who sit at a table are players there: the admin, which shows every hand, lists
+    none of their running game's events or commands (the API reads it as their seat)."""
+    alice = get_user_model().objects.get(username="alice")
+    alice.is_staff = alice.is_superuser = True
+    alice.set_password("x" * 12)
+    alice.save()
+    client.login(username="alice", password="x" * 12)
+    drawn = StoredEvent.objects.filter(stream_id=game.id, type="family_business.CardsDrawn")
+    event = drawn.order_by("seq").last()  # bob's draw: his card, which alice may not see
+    record = CommandRecord.objects.get(stream_id=game.id, seat=0)
+    assert "family_business.CardPlayed" not in page(
+        client, "/admin/events/storedevent/", q=str(game.id)
+    )
+    assert str(record.command_id) not in page(client, "/admin/events/commandrecord/", q="alice")
+    assert client.get(f"/admin/events/storedevent/{event.pk}/change/").status_code == 302
+    assert page(client, "/admin/games/table/", q=str(game.id))  # the table itself is public
+
+    game_command_execute(
+        game_id=game.id,
+        seat=1,
+        actor="system",
+        command={"type": "resign"},
+        command_id=uuid.uuid4(),
+    )  # bob resigns: alice wins, the game is over
+    game.refresh_from_db()
+    assert game.status == game.Status.FINISHED
+    assert "family_business.CardPlayed" in page(
+        client, "/admin/events/storedevent/", q=str(game.id)
+    )
+    assert str(record.command_id) in page(client, "/admin/events/commandrecord/", q="alice")
+    page(client, f"/admin/events/storedevent/{event.pk}/change/")

@@ -104,7 +104,7 @@ def relay_stream(stream_id: uuid.UUID) -> int:
         # finished here has every event in the read below, and so has a ruling read here.
         rulings = list(
             Ruling.objects.filter(table_id=stream_id, kind__in=DECIDING, id__gt=ruled)
-            .select_related("author")
+            .select_related("author", "link")
             .order_by("id")
         )
         try:

@@ -2,7 +2,7 @@
 decides learns it at once (the feed wakes: the ruling is announced like an append) and
 shows "Decided by a ruling: ..." with the game over and nothing left to play, for a player
 and a spectator, in Family Business and in Infamy. A director's note made during play is
-not shown to players until the game is over."""
+not shown to players until the game is over, nor to a staff user who plays in it."""
 
 from __future__ import annotations
 
@@ -107,3 +107,28 @@ def test_an_infamy_page_shows_the_ruling_that_voids_its_game(new_page):
     expect(alice.get_by_test_id("auction-actions")).to_have_count(0)
     expect(alice.locator("#error")).to_be_hidden()
     shot(alice, "ruled-infamy-desktop")
+
+
+def test_a_staff_user_seated_at_the_table_gets_a_players_replay_page(new_page):
+    """Staff who sit at a table are players there: their replay page offers no ruling form
+    and reads no director's note while the game runs; an unseated director's page does."""
+    alice = new_page("alice")
+    sign_up(alice, "alice")
+    get_user_model().objects.filter(username="alice").update(is_staff=True)
+    table = running(seed="seated-staff")
+    rule(table.id, "note", reason="alice holds two CONTRACTs; no action.")
+
+    with alice.expect_response(lambda r: r.url.endswith(f"/games/{table.id}/rulings")) as read:
+        alice.goto(f"/games/{table.id}/replay")
+    assert read.value.status == 403
+    expect(alice.get_by_test_id("position")).to_be_visible()
+    expect(alice.locator("#ruling-panel")).to_be_hidden()
+    expect(alice.locator("#note-form")).to_be_hidden()
+    expect(alice.get_by_test_id("rulings")).to_be_hidden()
+
+    director = new_page("director")
+    sign_up(director, "td", from_home=False)
+    get_user_model().objects.filter(username="td").update(is_staff=True)
+    director.goto(f"/games/{table.id}/replay")
+    expect(director.locator("#ruling-panel")).to_be_visible()
+    expect(director.get_by_test_id("ruling")).to_contain_text("two CONTRACTs")

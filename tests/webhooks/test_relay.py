@@ -12,7 +12,7 @@ import pytest
 from django.db import transaction
 
 from events.models import StoredEvent
-from games.models import Ruling
+from games.models import Ruling, RulingLink
 from games.registry import get_game
 from games.service import from_row, game_command_execute, game_load
 from tests.api.helpers import card_ids
@@ -253,6 +253,9 @@ def test_a_ruling_that_decides_a_running_game_is_a_game_finished_for_whoever_get
         "result": {"decided_by": "ruling", "ruling": ruling["id"], "kind": "award"},
         "ruling": ruling,  # as GET /games/{id}/rulings shows it to bob: the game is over
     }
+    # with its hash, the head of the game's rulings chain: what a receiver keeps to check
+    # an exported record against (games.verify --rulings-head)
+    assert data["ruling"]["hash"] == RulingLink.objects.get(ruling_id=ruling["id"]).hash
     (spectator,) = ruled("staff")
     staff_data = json.loads(spectator.body)["data"]
     assert (staff_data["viewer"], staff_data["seat"]) == ("spectator", None)

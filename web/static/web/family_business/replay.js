@@ -233,7 +233,7 @@ async function loadRulings() {
   try {
     drawRulings((await api("GET", `/games/${GAME}/rulings`)).rulings);
   } catch (err) {
-    if (err.status === 403) drawRulings([]); // shown once the game is over (staff: always)
+    if (err.status === 403) drawRulings([]); // shown once the game is over (unseated staff: always)
     else showError(err);
   }
 }
@@ -241,9 +241,10 @@ async function loadRulings() {
 function reviewForms() {
   const finished = table && table.status === "finished";
   const seated = table && table.your_seat !== null && table.your_seat !== undefined;
-  // staff annotate any game they do not play in; players their own once it is over
+  // staff annotate any game they do not play in; players their own once it is over;
+  // staff seated here are players (they never rule on their own game)
   document.getElementById("note-form").hidden = !((CFG.staff && !seated) || (seated && finished));
-  document.getElementById("ruling-panel").hidden = !CFG.staff;
+  document.getElementById("ruling-panel").hidden = !(CFG.staff && !seated);
   document.getElementById("ruling-winners").innerHTML = (table ? table.seats : []).map((s) =>
     `<label class="check"><input type="checkbox" value="${s.position}"> ${esc(seatNamer(names)(s.position))}</label>`).join("");
 }
