@@ -1,17 +1,18 @@
 """The half of a ``games.core.Game`` that only hands over to the game's own modules.
 
 A game's adapter (``games/<name>/game.py``) subclasses ``Adapter[GameState]`` and names its
-codec and view modules (``codec = codec``, ``views = view``); the storage methods
-(``encode_event`` ... ``decode_state``), ``view``, ``redact_event``, ``final_winners`` and
-``seed_matches`` then come from here, so the adapter holds only what is its own: its tables
-and setup, its status, timeouts and bots, what its events reveal.
+codec, view and hidden-information modules (``codec = codec``, ``views = view``,
+``hidden = hidden``); the storage methods (``encode_event`` ... ``decode_state``), ``view``,
+``redact_event``, ``hidden_twin``, ``final_winners`` and ``seed_matches`` then come from
+here, so the adapter holds only what is its own: its tables and setup, its status, timeouts
+and bots, what its events reveal.
 
 Pure like ``games.core``: the standard library, ``games.core`` and ``games.rng`` only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from games.core import Viewer
@@ -47,12 +48,21 @@ class Views(Protocol[S_in]):
     ) -> dict[str, Any]: ...
 
 
+class Twins(Protocol):
+    """A game's hidden-information module: what a viewer may not know, as a twin history."""
+
+    def hidden_twin(
+        self, events: Sequence[Any], viewer: Viewer, seed: str, /
+    ) -> tuple[Any, ...]: ...
+
+
 class Adapter(Generic[S]):
-    """The ``Game`` methods every game answers by handing over to its codec and views,
-    and the ones every game answers alike."""
+    """The ``Game`` methods every game answers by handing over to its codec, views and
+    hidden-information modules, and the ones every game answers alike."""
 
     codec: Codec[S]
     views: Views[S]
+    hidden: Twins  # no default: a game that does not say what it hides fails the tests
 
     # --- setup --------------------------------------------------------------------------
 
@@ -68,6 +78,9 @@ class Adapter(Generic[S]):
 
     def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
         return self.views.redact_event(event, viewer, revealed=revealed)
+
+    def hidden_twin(self, events: Sequence[Any], viewer: Viewer, seed: str) -> tuple[Any, ...]:
+        return self.hidden.hidden_twin(events, viewer, seed)
 
     def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
         """The winners of a ``GameEnded`` event (every game's last), else None."""

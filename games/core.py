@@ -181,6 +181,14 @@ class Game(Protocol):
 
     def legal_commands(self, state: Any, seat: int | None, *, now: int | None = None) -> Any: ...
 
+    def hidden_twin(self, events: Sequence[Any], viewer: Viewer, seed: str) -> tuple[Any, ...]:
+        """What ``viewer`` may not know, said as another history: event for event one that
+        ``viewer`` cannot tell from ``events``, with what it may not know (other seats'
+        hidden cards and sealed choices, deck orders, the seed) drawn again from ``seed``
+        and everything it may know kept. Nothing the game shows ``viewer`` may tell the two
+        apart (tests/generic/test_hidden.py); the service never calls it."""
+        ...
+
     # --- storage ------------------------------------------------------------------------
 
     def encode_event(self, event: Any) -> dict[str, Any]: ...

@@ -1,10 +1,11 @@
 """The pure rules engine must not depend on the framework around it.
 
 Every game's rules package (games/<name>/, e.g. games/family_business/), games/core.py,
-games/adapter.py, games/rng.py and games/__init__.py are parsed with `ast`; importing django, rest_framework, celery, kombu,
-the project's Django packages (events, api, fbservice) or the Django side of the games app
-(games.models, games.service, games.tasks, ...) fails the test. Relative imports are
-resolved first, so `from ...api import x` is caught too.
+games/adapter.py, games/rng.py, games/twins.py and games/__init__.py are parsed with `ast`;
+importing django, rest_framework, celery, kombu, the project's Django packages (events, api,
+fbservice) or the Django side of the games app (games.models, games.service, games.tasks,
+...) fails the test. Relative imports are resolved first, so `from ...api import x` is
+caught too.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def pure_packages(games_dir: Path) -> list[Path]:
 
 
 def pure_files(games_dir: Path) -> list[Path]:
-    shared = ("__init__.py", "core.py", "adapter.py", "rng.py")
+    shared = ("__init__.py", "core.py", "adapter.py", "rng.py", "twins.py")
     files = [games_dir / name for name in shared if (games_dir / name).exists()]
     for package in pure_packages(games_dir):
         files.extend(sorted(package.rglob("*.py")))
@@ -47,10 +48,10 @@ def _module_name(path: Path, root: Path) -> tuple[str, bool]:
 
 
 def _allowed_games_module(name: str, games_dir: Path) -> bool:
-    """Inside games/, a pure module may import games, games.core, games.adapter, games.rng
-    and the rules packages."""
+    """Inside games/, a pure module may import games, games.core, games.adapter, games.rng,
+    games.twins and the rules packages."""
     parts = name.split(".")
-    if len(parts) == 1 or parts[1] in ("core", "adapter", "rng"):
+    if len(parts) == 1 or parts[1] in ("core", "adapter", "rng", "twins"):
         return True
     return parts[1] in {p.name for p in pure_packages(games_dir)}
 

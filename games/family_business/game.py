@@ -12,7 +12,7 @@ from typing import Any
 from games.adapter import Adapter
 from games.core import RuleViolation, Status, Window
 
-from . import bots, codec, errors, view
+from . import bots, codec, errors, hidden, view
 from .cards import CARD_KIND, deck_cards
 from .commands import Command
 from .evolve import evolve
@@ -47,6 +47,7 @@ class FamilyBusiness(Adapter[GameState]):
     )
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
+    hidden = hidden
 
     def http_status(self, code: str) -> int:
         return errors.http_status(code)

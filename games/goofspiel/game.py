@@ -8,7 +8,7 @@ from typing import Any
 from games.adapter import Adapter
 from games.core import Reveal, RuleViolation, Status, Window
 
-from . import bots, codec, view
+from . import bots, codec, hidden, view
 from .rules import (
     MAX_CARDS,
     MAX_PLAYERS,
@@ -52,6 +52,7 @@ class Goofspiel(Adapter[GameState]):
     window_closers: tuple[tuple[str, str], ...] = ()  # no game-timed windows
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
+    hidden = hidden
 
     def http_status(self, code: str) -> int:
         return HTTP_STATUS.get(code, 422)

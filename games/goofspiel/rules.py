@@ -101,6 +101,14 @@ def awaiting(state: GameState) -> tuple[int, ...]:
     return tuple(seat for seat, bid in enumerate(state.bids) if bid is None)
 
 
+def bids_sealed(state: GameState) -> bool:
+    """Whether the round's bids are still sealed: the game runs and they are not revealed
+    (a reveal leaves the round's bids in place until the next prize is shown)."""
+    if not state.started or state.over:
+        return False
+    return not (state.history and state.history[-1].round == state.round)
+
+
 def setup_events(names: list[str], cards: int, seed: str, salt: str) -> tuple[Event, ...]:
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleViolation("bad_options", "Goofspiel is for 2 to 4 players.", field="seats")

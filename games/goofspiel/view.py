@@ -1,6 +1,12 @@
-"""What each viewer may see: hands are public (every seat starts with the same cards and
-every bid is revealed), a sealed bid only to its own seat until the round's bids are
-revealed, the prize deck's order and the seed to nobody until the game ends."""
+"""What each viewer may see.
+
+Hands are public as of the last reveal: every seat starts with the cards 1..N and every
+revealed bid is shown. The round's sealed bids are not: until the last bid is in and the
+bids are revealed together, a seat's bid is shown to that seat (and staff) only, and so is
+its hand without it. Everyone else sees the hand as it was at the last reveal (the sealed
+card still in it) and ``has_bid``: the hand less the bid would give the bid away. The
+prize deck's order and the seed are shown to staff, and to everyone once the game ends.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,12 @@ from typing import Any
 from games.core import ALL, Reveal, Viewer
 
 from .codec import encode_event
-from .rules import BidPlaced, Event, GameStarted, GameState, awaiting
+from .rules import BidPlaced, Event, GameStarted, GameState, awaiting, bids_sealed
+
+
+def sees_bid(state: GameState, viewer: Viewer, seat: int) -> bool:
+    """Whether ``viewer`` may see ``seat``'s bid of the current round (if it has bid)."""
+    return viewer in (seat, "staff") or not bids_sealed(state)
 
 
 def view(state: GameState, viewer: Viewer, *, now: int) -> dict[str, Any]:
@@ -18,15 +29,17 @@ def view(state: GameState, viewer: Viewer, *, now: int) -> dict[str, Any]:
     players = []
     for seat, name in enumerate(state.names):
         bid = state.bids[seat] if state.bids else None
+        hand, shown = state.hands[seat], bid
+        if bid is not None and not sees_bid(state, viewer, seat):
+            hand, shown = tuple(sorted((*hand, bid))), None  # the hand as of the last reveal
         players.append(
             {
                 "seat": seat,
                 "name": name,
                 "score": state.scores[seat],
-                "hand": list(state.hands[seat]),
+                "hand": list(hand),
                 "has_bid": bid is not None,
-                # sealed: its own seat (and staff) see it; everyone once the game is over
-                "bid": bid if viewer in (seat, "staff") or state.over else None,
+                "bid": shown,
             }
         )
     legal: list[dict[str, Any]] = []

@@ -20,7 +20,7 @@ from typing import Any
 from games.adapter import Adapter
 from games.core import ALL, Reveal, RuleViolation, Status, Window
 
-from . import bots, codec, errors, view
+from . import bots, codec, errors, hidden, view
 from .commands import Command
 from .defaults import minimal_command
 from .evolve import evolve
@@ -54,6 +54,7 @@ class Infamy(Adapter[GameState]):
     window_closers: tuple[tuple[str, str], ...] = ()  # no reaction windows (IR-21)
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
+    hidden = hidden
 
     def http_status(self, code: str) -> int:
         return errors.http_status(code)

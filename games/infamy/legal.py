@@ -202,11 +202,20 @@ def _raw(state: GameState, seat: int) -> list[Command]:
     return out
 
 
+def between_steps(state: GameState) -> bool:
+    """Whether the step's subject is gone (the auction won, the Thug answered) and the next
+    step not yet started: a replay stopped between two events of one command. Nothing is
+    legal there (its step is the one that just ended)."""
+    return (state.step == "auction" and state.auction is None) or (
+        state.step == "thug_response" and state.thug is None
+    )
+
+
 def candidates(state: GameState, seat: int) -> list[Command]:
     """Every legal concrete command of ``seat`` now (resigning aside). The sealed sector
     choice is checked without folding (a bot's observation hides the others' cards); the
     rest are checked by ``decide`` itself, so this list never disagrees with it."""
-    if seat not in awaiting(state):
+    if seat not in awaiting(state) or between_steps(state):
         return []
     raw = _raw(state, seat)
     if state.step == "sector":

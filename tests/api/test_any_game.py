@@ -92,7 +92,7 @@ def goofspiel(alice: Player, bob: Player, **options: Any) -> str:
     return str(table["id"])
 
 
-def test_a_sealed_bid_is_hidden_from_the_other_seat_until_both_are_in(alice, bob) -> None:
+def test_a_sealed_bid_is_hidden_from_the_other_seat_until_both_are_in(alice, bob, mallory) -> None:
     game_id = goofspiel(alice, bob)
     state = alice.state(game_id)["state"]
     assert state["awaiting"] == [0, 1] and state["round"] == 1
@@ -100,9 +100,14 @@ def test_a_sealed_bid_is_hidden_from_the_other_seat_until_both_are_in(alice, bob
     bid = alice.command(game_id, {"type": "bid", "round": 1, "card": card})
     assert bid.status_code == 201
     assert bid.json()["events"][0]["data"]["card"] == card  # the bidder sees its own bid
+    assert bid.json()["state"]["players"][0]["hand"] == [1, 2]  # and its hand without it
     seen_by_bob = bob.state(game_id)["state"]
     assert seen_by_bob["players"][0]["has_bid"] and seen_by_bob["players"][0]["bid"] is None
     assert seen_by_bob["awaiting"] == [1]
+    # the hand less the bid would give the bid away: others see it as of the last reveal
+    replay = bob.get(f"/games/{game_id}/replay").json()["state"]
+    for seen in (seen_by_bob, mallory.state(game_id)["state"], replay):
+        assert seen["players"][0]["hand"] == [1, 2, 3]
     feed = bob.get(f"/games/{game_id}/events", after=0, wait=0).json()["events"]
     placed = [e for e in feed if e["type"] == "goofspiel.BidPlaced"]
     assert placed and placed[0]["data"]["card"] is None  # sealed in the feed too

@@ -303,3 +303,19 @@ def test_a_sandboxs_stacked_decks_stay_secret(alice, staff):
     assert "stacked" not in table["options"]
     shown = alice.get(f"/tables/{table['id']}").json()
     assert "stacked" not in shown["options"] and "j01" not in str(shown)
+
+
+def test_a_replay_at_any_event_answers_even_between_two_events_of_a_command(alice, bob, carol):
+    """A command's events fold one by one; a replay may stop in between (the auction won,
+    the next step not started): the seat's replay there is a 200, not a 500."""
+    cast = [alice, bob, carol]
+    game_id = infamy_table(alice, 3)["id"]
+    seat_all(game_id, bob, carol)
+    start(alice, game_id)
+    for step in range(60):
+        seat = alice.state(game_id)["state"]["awaiting"][0]
+        command = bot_move(game_id, seat, f"{game_id}:{step}")
+        assert cast[seat].command(game_id, command).status_code == 201
+    answers = {at: alice.get(f"/games/{game_id}/replay", at=at).status_code
+               for at in range(1, event_count(game_id) + 1)}  # fmt: skip
+    assert {at: code for at, code in answers.items() if code != 200} == {}

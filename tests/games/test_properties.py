@@ -22,6 +22,8 @@ from games.family_business.events import (
 from games.family_business.simulate import play_game
 from games.family_business.state import GameState
 from games.family_business.view import redact_event, view
+from games.registry import get_game
+from tests.generic.hiding import check_game_hides
 
 CARD_ID = re.compile(r"^[ca]\d\d$")  # action cards c01..c56, ability cards a01..a10
 games = given(
@@ -172,3 +174,9 @@ def test_every_state_round_trips_through_json(
         state = evolve(state, event)
         if state.started:
             assert decode_state(json.loads(json.dumps(encode_state(state)))) == state
+
+
+def test_no_viewer_tells_an_advanced_game_from_its_twin() -> None:
+    """The generic hidden-information check (tests/generic/test_hidden.py) on advanced
+    tables too: ability cards in hand and in the deck are hidden like the others."""
+    check_game_hides(get_game("family_business"), examples=8, options={"advanced": True})

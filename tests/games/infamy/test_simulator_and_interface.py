@@ -27,8 +27,10 @@ from games.infamy.definition import (
     status,
     timeout_command,
 )
+from games.infamy.legal import between_steps
 from games.infamy.simulate import main, play_game
-from games.infamy.view import catalogue
+from games.infamy.state import GameState
+from games.infamy.view import catalogue, view
 
 
 @pytest.mark.parametrize("seed", ["t1", "t2", "t3"])
@@ -117,3 +119,19 @@ def test_the_catalogue_marks_stand_in_content() -> None:
     assert c["content_version"] == "infamy/standin-0"
     assert all(j["reconstructed"] for j in c["jobs"])
     assert not c["perks"]["trust"][0]["reconstructed"]  # Stringer is the seed's
+
+
+def test_every_viewer_sees_every_point_of_a_game_even_between_two_events_of_a_command() -> None:
+    """A replay may stop between two events of one command (the auction won, the next step
+    not yet started): the seat's view there lists nothing to do instead of failing."""
+    record = play_game(3, [RandomBot(), HeuristicBot(), RandomBot()], "between", check=False)
+    state = GameState()
+    between = 0
+    for event in record.events:
+        state = evolve(state, event)
+        for viewer in (0, 1, 2, "spectator", "staff"):
+            shown = view(state, viewer)
+            if between_steps(state) and isinstance(viewer, int):
+                assert [o for o in shown["legal"] if o["command"] != "resign"] == []
+        between += between_steps(state)
+    assert between > 0
