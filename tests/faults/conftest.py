@@ -1,8 +1,9 @@
 """Processes for the fault tests: gunicorn web servers, a private PostgreSQL and a private
 Redis, each started here and always killed at teardown.
 
-* ``webs`` starts gunicorn subprocesses (uvicorn workers, like production) on free ports,
-  against pytest-django's test database unless told otherwise. Each runs in its own
+* ``webs`` starts gunicorn subprocesses with the production configuration
+  (docker/gunicorn.conf.py) on free ports, against pytest-django's test database unless
+  told otherwise. Each runs in its own
   process group, SIGKILLed at teardown; its log is printed when a test fails.
 * ``PrivatePostgres`` runs PostgreSQL from the pgserver wheel's binaries (as
   ``fbservice.embedded`` does, as the ``pgserver`` OS user when we are root) with its data
@@ -83,8 +84,9 @@ def base_env(**overrides: str) -> dict[str, str]:
 
 
 class Web:
-    """One gunicorn (master + uvicorn workers serving fbservice.asgi, as in production)
-    in its own process group, with a log."""
+    """One gunicorn with the image's configuration (docker/gunicorn.conf.py: uvicorn
+    workers serving fbservice.asgi, as in production) in its own process group, with a
+    log. Only the address, the worker count and the shutdown grace are the test's own."""
 
     def __init__(self, folder: Path, index: int, env: dict[str, str], workers: int = 1) -> None:
         self.port = free_port()
@@ -93,11 +95,9 @@ class Web:
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "fbservice.asgi:application",
+                 "--config", str(REPO / "docker" / "gunicorn.conf.py"),
                  "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
-                 "--worker-class", "uvicorn_worker.UvicornWorker", "--timeout", "60",
-                 "--graceful-timeout", "2", "--access-logfile", "-",
-                 # gunicorn 27's control socket has one default path per user: off
-                 "--no-control-socket"],
+                 "--graceful-timeout", "2"],
                 cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out,
                 stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
