@@ -13,7 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
-from api.throttles import CommandRateThrottle, ReadRateThrottle, client_address
+from api.proxies import client_address
+from api.throttles import CommandRateThrottle, ReadRateThrottle
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=-]{1,128}$")

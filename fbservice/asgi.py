@@ -132,7 +132,7 @@ class FeedHandler(ASGIHandler):
 
 
 async_app = FeedHandler()
-sync_app = WSGIMiddleware(get_wsgi_application(), workers=settings.FB_WEB_THREADS)
+sync_app = WSGIMiddleware(get_wsgi_application(), workers=settings.FB_WEB_THREADS)  # type: ignore[arg-type]
 
 
 def is_async_route(path: str) -> bool:
