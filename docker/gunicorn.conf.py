@@ -13,7 +13,8 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# uvicorn's worker with this project's options (fbservice/server.py): no proxy headers.
+# uvicorn's worker with this project's options (fbservice/server.py): no proxy headers, and
+# limits on the request line and headers (gunicorn's limit_request_* do not reach uvicorn).
 worker_class = "fbservice.server.UvicornWorker"
 # The worker heartbeats from its event loop: a loop blocked this long is restarted.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))

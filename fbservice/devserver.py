@@ -43,8 +43,9 @@ QUICK_DEATH_SECONDS = 30.0  # a child that ran at least this long starts again a
 QUICK_DEATHS_MAX = 5  # that many quick deaths in a row: give up, stop everything
 _print_lock = threading.Lock()
 # uvicorn's options as fbservice.server.UvicornWorker (production) sets them: no proxy
-# headers (api/proxies.py alone decides who the client is).
-SERVER_ARGS = ("--no-proxy-headers",)
+# headers (api/proxies.py alone decides who the client is), and the HTTP protocol with
+# limits on the request line and headers.
+SERVER_ARGS = ("--no-proxy-headers", "--http", "fbservice.server:HttpProtocol")
 
 
 def _say(name: str, line: str) -> None:

@@ -7,12 +7,7 @@ X-Forwarded-Proto follows the same rule."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import subprocess
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +16,6 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 
 from events.models import CommandRecord, StoredEvent
-from fbservice import devserver
-from tests.faults.conftest import REPO, base_env, database_url, free_port, wait_until
 from tests.service.helpers import human_table, state
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -125,43 +118,8 @@ def test_a_trusted_proxys_forwarded_for_is_believed(webs) -> None:
     assert signs_in_as_secure(web, "https") is True
 
 
-class MakeRunWeb:
-    """``make run``'s web server alone: the uvicorn command fbservice/devserver.py runs."""
-
-    def __init__(self, folder: Path, **env: str) -> None:
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        self.log = folder / "make-run-web.log"
-        with self.log.open("w") as out:
-            self.proc = subprocess.Popen(  # noqa: S603 - our interpreter, our arguments
-                devserver.commands("127.0.0.1", port)["web"],
-                cwd=REPO, env=base_env(DATABASE_URL=database_url(), **env),
-                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        wait_until(self.answers, 60, "make run's uvicorn to answer", f":\n{self.tail()}")
-
-    def answers(self) -> bool:
-        try:
-            requests.get(f"{self.url}/healthz", timeout=5)
-        except requests.RequestException:
-            return False
-        return True
-
-    def tail(self) -> str:
-        return self.log.read_text(errors="replace")[-3000:]
-
-    def kill(self) -> None:  # the reloader and its server process: one group
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-
-def test_make_runs_server_ignores_a_forged_forwarded_for_too(tmp_path) -> None:
-    web = MakeRunWeb(tmp_path, FB_AUTH_RATE=f"{AUTH_RATE}/min")
-    try:
-        codes = [sign_in(web, f"10.{i}.{i}.1") for i in range(AUTH_RATE + 2)]
-        assert codes == [400] * AUTH_RATE + [429] * 2, web.tail()
-        assert discard_with(web, "198.51.100.23")["command"]["ip"] == "127.0.0.1"
-    finally:
-        web.kill()
+def test_make_runs_server_ignores_a_forged_forwarded_for_too(make_run_web) -> None:
+    web = make_run_web(FB_AUTH_RATE=f"{AUTH_RATE}/min")
+    codes = [sign_in(web, f"10.{i}.{i}.1") for i in range(AUTH_RATE + 2)]
+    assert codes == [400] * AUTH_RATE + [429] * 2, web.tail()
+    assert discard_with(web, "198.51.100.23")["command"]["ip"] == "127.0.0.1"
