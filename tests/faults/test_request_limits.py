@@ -1,8 +1,13 @@
 """What the production server (gunicorn with docker/gunicorn.conf.py: uvicorn workers,
-DEBUG off) lets through to the application, tried over raw sockets: a request line over
-4,094 bytes is 414, a header line over 8,190 bytes or more than 100 of them 431, each in
-the API's envelope, and the application never sees the request (gunicorn's own limits do
-not apply to uvicorn workers: a megabyte header reached Django)."""
+DEBUG off) lets through to the application.
+
+- Heads, tried over raw sockets: a request line over 4,094 bytes is 414, a header line over
+  8,190 bytes or more than 100 of them 431, each in the API's envelope, and the application
+  never sees the request (gunicorn's own limits do not apply to uvicorn workers: a
+  megabyte header reached Django).
+- Bodies: a chunked body (no Content-Length) is read whole, not taken for empty (a table
+  was created with the defaults instead of what was asked); over the size limit, chunked or
+  not, the answer is 413 in the envelope and nothing is created."""
 
 from __future__ import annotations
 
@@ -13,8 +18,16 @@ import threading
 from typing import Any
 
 import pytest
+import requests
+from django.conf import settings
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
 
+from events.models import StoredEvent
 from fbservice.http_limits import MAX_HEADER_LINE, MAX_HEADERS, MAX_REQUEST_LINE
+from games.models import Table
+from tests.factories import UserFactory
+from tests.service.helpers import human_table, state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -152,3 +165,76 @@ def test_make_runs_server_has_the_same_limits(make_run_web) -> None:
     big = get(b"/api/v1/tables", b"X-Big: " + b"a" * 1_000_000 + b"\r\n")
     refused(web, big, 431, "header_too_large", MAX_HEADER_LINE)
     assert exchange(web, get(request_line(MAX_REQUEST_LINE), header(MAX_HEADER_LINE)))[0] == 200
+
+
+# --- bodies ---------------------------------------------------------------------------------
+
+
+def chunked(body: bytes, size: int = 7):
+    """``body`` as requests sends a generator: Transfer-Encoding: chunked, no length."""
+    for start in range(0, len(body), size):
+        yield body[start : start + size]
+
+
+def auth(name: str) -> dict[str, str]:
+    user = User.objects.filter(username=name).first() or UserFactory(username=name)
+    return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+
+
+def post(web, path: str, body, **headers: str) -> requests.Response:
+    return requests.post(
+        f"{web.url}{path}",
+        data=body,
+        headers={"Content-Type": "application/json", **headers},
+        timeout=60,
+    )
+
+
+def test_a_chunked_body_is_read_whole(webs) -> None:
+    web = webs(**PRODUCTION)
+    asked = json.dumps({"seats": 2, "join": False, "mode": "ranked"}).encode()
+    response = post(web, "/api/v1/tables", chunked(asked), **auth("alice"))
+    assert response.request.headers["Transfer-Encoding"] == "chunked"
+    assert response.status_code == 201, response.text
+    table = Table.objects.get(id=response.json()["id"])
+    assert (table.mode, table.seats, table.seat_set.count()) == ("ranked", 2, 0)
+    # a chunked command is the command it says
+    game = human_table(2)
+    before = state(game)
+    card = before.state.players[0].hand[0]
+    command = json.dumps({"command": {"type": "play", "card": card, "discard": True}}).encode()
+    response = post(web, f"/api/v1/games/{game.id}/commands", chunked(command, 5),
+                    **auth("alice"), **{"Idempotency-Key": "8d1f3c0e-5b1a-4c38-9b8e-0c6f2d7a9e11"})  # fmt: skip
+    assert response.status_code == 201, response.text
+    assert response.json()["events"][0]["data"]["card"] == card
+    assert state(game).version > before.version
+
+
+def test_bodies_over_the_limit_are_413_chunked_or_not(webs) -> None:
+    web = webs(**PRODUCTION)
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    big = json.dumps({"seats": 2, "options": {"pad": "a" * (limit + 10)}}).encode()
+    tables = Table.objects.count()
+    for is_chunked in (False, True):
+        for path in ("/api/v1/tables", "/api/v1/auth/token", "/admin/login/"):
+            body = chunked(big, 65536) if is_chunked else big
+            response = post(web, path, body, **auth("alice"), **{"X-Request-ID": "edge-413"})
+            assert response.status_code == 413, (is_chunked, path, response.text[:300])
+            assert envelope(response.content) == {
+                "code": "body_too_large",
+                "message": response.json()["message"],
+                "extra": {"limit": limit},
+            }
+            assert response.headers["X-Request-ID"] == "edge-413"
+    assert Table.objects.count() == tables
+    # a command's own, smaller limit holds for a chunked one too; nothing is appended
+    game = human_table(2)
+    events = StoredEvent.objects.filter(stream_id=game.id).count()
+    card = state(game).state.players[0].hand[0]
+    padded = {"command": {"type": "play", "card": card, "discard": True}, "pad": "a" * 20_000}
+    response = post(web, f"/api/v1/games/{game.id}/commands", chunked(json.dumps(padded).encode(), 4096),
+                    **auth("alice"), **{"Idempotency-Key": "0b7e2f4c-1d3a-4e5f-8a9b-2c4d6e8f0a1b"})  # fmt: skip
+    assert response.status_code == 413, response.text
+    assert response.json()["code"] == "body_too_large"
+    assert response.json()["extra"] == {"limit": settings.FB_MAX_COMMAND_BYTES}
+    assert StoredEvent.objects.filter(stream_id=game.id).count() == events
