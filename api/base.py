@@ -13,10 +13,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.errors import ApiError
-from api.throttles import CommandRateThrottle, ReadRateThrottle, client_address
+from api.proxies import client_address
+from api.throttles import CommandRateThrottle, ReadRateThrottle
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=-]{1,128}$")
+
+
+def sane_request_id(given: str) -> str:
+    """``given`` (a client's ``X-Request-ID``) if it is sane, else a new id."""
+    return given if _REQUEST_ID.match(given) else uuid.uuid4().hex
 
 
 def request_id(request: Request | HttpRequest) -> str:
@@ -24,8 +30,7 @@ def request_id(request: Request | HttpRequest) -> str:
     raw: HttpRequest = getattr(request, "_request", request)
     cached = getattr(raw, "fb_request_id", None)
     if cached is None:
-        given = raw.headers.get(REQUEST_ID_HEADER, "")
-        cached = given if _REQUEST_ID.match(given) else uuid.uuid4().hex
+        cached = sane_request_id(raw.headers.get(REQUEST_ID_HEADER, ""))
         raw.fb_request_id = cached  # type: ignore[attr-defined]
     return str(cached)
 
@@ -80,8 +85,8 @@ class ApiView(APIView):
         return throttles
 
     def _check_body_size(self, request: Request) -> None:
-        """413 before reading a body that is too big (Content-Length; without one, Django
-        reads none)."""
+        """413 before reading a body that is too big (its Content-Length: a chunked body
+        was given one by fbservice.asgi, which read it whole)."""
         limit = getattr(settings, self.body_limit_setting)
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)

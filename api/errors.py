@@ -25,6 +25,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from api.parsers import JSONTooDeep
+from fbservice.http_limits import REFUSALS
 from games.core import RuleViolation
 from games.errors import SERVICE, Code, ServiceError
 from games.registry import GAMES
@@ -72,6 +73,8 @@ API: dict[str, Code] = {
         "The database cannot be reached right now (a restart, a failover); retry, same key "
         "(`Retry-After`).",
     ),
+    # Answered by the HTTP server itself (fbservice.server), before any view.
+    **{code: Code(status, message) for code, (status, message, _) in REFUSALS.items()},
 }
 
 

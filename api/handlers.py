@@ -3,8 +3,8 @@ envelope for API paths (``/api/``, ``/healthz``): what Django answers before or 
 such as a ``Host`` not in ``ALLOWED_HOSTS`` or an unknown API version. Other paths (the
 pages, the admin) keep Django's plain pages.
 
-What never reaches Django is the server's in front: an oversized request line or header
-(gunicorn: 414, 431 or 400, a small HTML page; see docs/api.md)."""
+What never reaches Django is answered by the HTTP server, in the same envelope: an oversized
+request line or header (414, 431) or a head it cannot parse (400; fbservice/server.py)."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from rest_framework import serializers
 
 from api.errors import ALL_CODES, RULE_CODES, status_of
 from api.serializers import Serializer
+from fbservice.http_limits import REFUSALS
 from games.registry import CONTRACTS
 
 contract = CONTRACTS["family_business"]
@@ -38,9 +39,11 @@ _REASONS = {
     406: "Not acceptable",
     409: "Conflict with the game's current state",
     413: "Request body too large",
+    414: "Request line too long",
     415: "Unsupported media type",
     422: "Refused by the rules",
     429: "Rate limited",
+    431: "Request headers too large",
     503: "Unavailable; retry",
 }
 
@@ -647,7 +650,13 @@ COMMAND_EXAMPLES = [
 # --- operations ----------------------------------------------------------------------------
 
 # Codes every operation can answer with, by what it is.
-ANY = ("method_not_allowed", "not_acceptable", "database_unavailable", "rate_limited")
+ANY = (
+    "method_not_allowed",
+    "not_acceptable",
+    "database_unavailable",
+    "rate_limited",
+    *REFUSALS,  # the server's own limits on the request line and headers
+)
 SIGNED_IN = ("not_authenticated", "authentication_failed")
 # POST and DELETE: every body is parsed (a route that takes none refuses one: invalid),
 # and a session caller needs the CSRF token.
@@ -860,7 +869,9 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         ),
     ),
     # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
-    ("get", "/healthz"): Operation("healthz", common=("method_not_allowed", "not_acceptable")),
+    ("get", "/healthz"): Operation(
+        "healthz", common=("method_not_allowed", "not_acceptable", *REFUSALS)
+    ),
 }
 
 SECURITY_SCHEMES = {

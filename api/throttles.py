@@ -2,46 +2,22 @@
 ``FB_AUTH_RATE``, ``FB_AUTH_USERNAME_RATE``, ``FB_READ_RATE``), so they can be changed by
 the environment and in tests.
 
-A client's address is ``REMOTE_ADDR`` unless that is a configured proxy
-(``TRUSTED_PROXIES``): only then is ``X-Forwarded-For`` read, from the right, skipping the
-trusted proxies. A header any client can set must not decide whose counter a request
-counts against, or one attacker gets a fresh limit per request.
+Requests are counted against the client's address as ``api.proxies`` decided it: the peer,
+or, from a proxy named in ``TRUSTED_PROXIES``, the client it forwarded for. A header any
+client can set must not decide whose counter a request counts against, or one attacker
+gets a fresh limit per request.
 """
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle, UserRateThrottle
 
+from api.proxies import client_address
 from api.usernames import username_key
-
-
-def _trusted(address: str) -> bool:
-    try:
-        ip = ipaddress.ip_address(address.strip())
-    except ValueError:
-        return False
-    return any(ip in network for network in settings.TRUSTED_PROXIES)
-
-
-def client_address(request: Request | HttpRequest) -> str:
-    """The client's address: the peer, or, when the peer is a trusted proxy, the nearest
-    address in ``X-Forwarded-For`` that is not one (the proxies append, so the right end
-    is the one a trusted proxy wrote)."""
-    meta = request.META
-    remote = str(meta.get("REMOTE_ADDR") or "")
-    if not settings.TRUSTED_PROXIES or not _trusted(remote):
-        return remote
-    hops = [hop.strip() for hop in str(meta.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
-    for hop in reversed([hop for hop in hops if hop]):
-        if not _trusted(hop):
-            return hop
-    return remote
 
 
 class _ByAddress:

@@ -254,7 +254,7 @@ class Rig:
                 "web",
                 [py, "-m", "gunicorn", "fbservice.asgi:application", "--bind",
                  f"127.0.0.1:{self.web_port}", "--workers", "1", "--worker-class",
-                 "uvicorn_worker.UvicornWorker", "--timeout", "60", "--no-control-socket"],
+                 "fbservice.server.UvicornWorker", "--timeout", "60", "--no-control-socket"],
                 self.env(HEALTH_BROKER_TIMEOUT="1"),
             )  # fmt: skip
         worker.wait_ready(90)  # WaitFailed (a RuntimeError) with the log's tail

@@ -121,7 +121,7 @@ def start_server(
         **extra_env,
     )
     if app == "asgi":
-        served = ["fbservice.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker",
+        served = ["fbservice.asgi:application", "--worker-class", "fbservice.server.UvicornWorker",
                   "--worker-connections", "20000", "--timeout", "60"]  # fmt: skip
     else:
         served = ["fbservice.wsgi", "--threads", str(threads)]

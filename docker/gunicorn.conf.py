@@ -13,7 +13,9 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "uvicorn_worker.UvicornWorker"
+# uvicorn's worker with this project's options (fbservice/server.py): no proxy headers, and
+# limits on the request line and headers (gunicorn's limit_request_* do not reach uvicorn).
+worker_class = "fbservice.server.UvicornWorker"
 # The worker heartbeats from its event loop: a loop blocked this long is restarted.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "30"))
@@ -26,7 +28,15 @@ worker_connections = int(os.environ.get("FB_FEED_MAX_CONNECTIONS", "10000")) + 1
 backlog = 4096
 accesslog = "-"
 errorlog = "-"
-# The load balancer / reverse proxy in front sets X-Forwarded-For and -Proto.
-forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")
+# Who the client is behind a reverse proxy is decided by the application alone, from the
+# peer address and TRUSTED_PROXIES (api/proxies.py); the worker passes the peer through
+# as it is. A FORWARDED_ALLOW_IPS left from an older setup would now be ignored quietly,
+# every client counted as the proxy: refuse to start instead.
+if os.environ.get("FORWARDED_ALLOW_IPS"):
+    raise RuntimeError(
+        "FORWARDED_ALLOW_IPS is not read any more: name the reverse proxies in TRUSTED_PROXIES "
+        "(docker/README.md, 'Behind a reverse proxy')"
+    )
+forwarded_allow_ips = ""  # gunicorn's own use of it (its sync workers): nobody
 # The control socket (gunicorn 27) would sit in $HOME; not needed in a container.
 control_socket_disable = True

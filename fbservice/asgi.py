@@ -1,7 +1,9 @@
 """ASGI entry point: the whole service on one address (``make run``: uvicorn; production:
 gunicorn with uvicorn workers, docker/gunicorn.conf.py).
 
-Requests are split by the kind of view their URL resolves to:
+Every HTTP request's body gets a ``Content-Length`` first (``with_length``: a chunked body
+is read whole, up to ``DATA_UPLOAD_MAX_MEMORY_SIZE``, else 413). Then requests are split by
+the kind of view their URL resolves to:
 
 - **async views** (the feed's long-poll and event stream, ``api.feed.views``) run on the
   event loop through Django's ASGI handler: a waiting client holds no thread and no
@@ -18,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import os
 from typing import Any
 
@@ -38,6 +41,8 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 from django.http import HttpRequest, HttpResponseBase  # noqa: E402
 from django.urls import Resolver404, ResolverMatch, resolve, set_script_prefix  # noqa: E402
 
+from api.base import REQUEST_ID_HEADER, sane_request_id  # noqa: E402
+from api.errors import API_CODES, envelope  # noqa: E402
 from api.feed.middleware import FEED_MIDDLEWARE  # noqa: E402
 from fbservice.startup import freeze_loaded_objects  # noqa: E402
 
@@ -132,7 +137,7 @@ class FeedHandler(ASGIHandler):
 
 
 async_app = FeedHandler()
-sync_app = WSGIMiddleware(get_wsgi_application(), workers=settings.FB_WEB_THREADS)
+sync_app = WSGIMiddleware(get_wsgi_application(), workers=settings.FB_WEB_THREADS)  # type: ignore[arg-type]
 
 
 def is_async_route(path: str) -> bool:
@@ -144,10 +149,79 @@ def is_async_route(path: str) -> bool:
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope["type"] == "lifespan":
         await _lifespan(receive, send)
-    elif scope["type"] == "http" and is_async_route(scope["path"]):
-        await async_app(scope, receive, send)
-    else:
-        await sync_app(scope, receive, send)  # type: ignore[arg-type]
+        return
+    if scope["type"] == "http":
+        framed = await with_length(scope, receive, send)
+        if framed is None:
+            return  # answered (413), or the client left
+        scope, receive = framed
+        if is_async_route(scope["path"]):
+            await async_app(scope, receive, send)
+            return
+    await sync_app(scope, receive, send)  # type: ignore[arg-type]
+
+
+async def with_length(
+    scope: dict[str, Any], receive: Any, send: Any
+) -> tuple[dict[str, Any], Any] | None:
+    """The request with a body Django can read, or None once it was answered here.
+
+    Django reads as many bytes of a body as ``Content-Length`` says, and a chunked body
+    (``Transfer-Encoding: chunked``) has none: it was taken for empty, and the request
+    served with defaults. Such a body is read whole here (the server has decoded the
+    chunks) and handed on with its length. A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``,
+    declared or counted, is ``413 body_too_large`` before any of it is kept."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    headers: list[tuple[bytes, bytes]] = scope["headers"]
+    chunked = False
+    for name, value in headers:
+        if name == b"transfer-encoding":
+            chunked = True
+        elif name == b"content-length" and value.isdigit() and _over(int(value), limit):
+            await _body_too_large(headers, send, limit)
+            return None
+    if not chunked:
+        return scope, receive
+    body = bytearray()
+    more = True
+    while more:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+        if _over(len(body), limit):
+            await _body_too_large(headers, send, limit)
+            return None
+    framed = [(n, v) for n, v in headers if n not in (b"transfer-encoding", b"content-length")]
+    framed.append((b"content-length", b"%d" % len(body)))
+    pending = [{"type": "http.request", "body": bytes(body), "more_body": False}]
+
+    async def replay() -> Any:
+        return pending.pop() if pending else await receive()  # then: the disconnect
+
+    return {**scope, "headers": framed}, replay
+
+
+def _over(length: int, limit: int | None) -> bool:
+    return limit is not None and length > limit
+
+
+async def _body_too_large(headers: list[tuple[bytes, bytes]], send: Any, limit: int | None) -> None:
+    given = next((v for n, v in headers if n == b"x-request-id"), b"").decode("latin-1")
+    body = json.dumps(envelope("body_too_large", API_CODES["body_too_large"], {"limit": limit}))
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", b"%d" % len(body)),
+                (REQUEST_ID_HEADER.lower().encode(), sane_request_id(given).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body.encode()})
 
 
 async def _lifespan(receive: Any, send: Any) -> None:

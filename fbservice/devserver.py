@@ -42,6 +42,10 @@ RESTART_DELAY_MAX = 30.0
 QUICK_DEATH_SECONDS = 30.0  # a child that ran at least this long starts again at 1 s
 QUICK_DEATHS_MAX = 5  # that many quick deaths in a row: give up, stop everything
 _print_lock = threading.Lock()
+# uvicorn's options as fbservice.server.UvicornWorker (production) sets them: no proxy
+# headers (api/proxies.py alone decides who the client is), and the HTTP protocol with
+# limits on the request line and headers.
+SERVER_ARGS = ("--no-proxy-headers", "--http", "fbservice.server:HttpProtocol")
 
 
 def _say(name: str, line: str) -> None:
@@ -77,9 +81,11 @@ WORKER_WITHOUT = ("--without-mingle", "--without-gossip")
 def commands(host: str, port: int) -> dict[str, list[str]]:
     python = sys.executable
     return {
-        # The ASGI app as in production (fbservice/asgi.py), reloaded when our code changes.
+        # The ASGI app as in production (fbservice/asgi.py), with the production server's
+        # options (fbservice/server.py), reloaded when our code changes.
         "web": [python, "-m", "uvicorn", "fbservice.asgi:application", "--host", host,
-                "--port", str(port), "--reload", *(f"--reload-dir={d}" for d in CODE_DIRS)],
+                "--port", str(port), *SERVER_ARGS, "--reload",
+                *(f"--reload-dir={d}" for d in CODE_DIRS)],
         "worker": [python, "-m", "celery", "-A", "fbservice", "worker", "-l", "INFO",
                    "--concurrency", os.environ.get("WORKER_CONCURRENCY", "2"), *WORKER_WITHOUT],
         "beat": [python, "-m", "celery", "-A", "fbservice", "beat", "-l", "INFO"],

@@ -139,6 +139,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the client's address and scheme, from X-Forwarded-* of TRUSTED_PROXIES only.
+    "api.proxies.ProxyHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (the pages' JS/CSS, the admin's) served by gunicorn itself, DEBUG or not.
     "api.middleware.StaticFilesMiddleware",  # WhiteNoise, usable by async views too
@@ -372,9 +374,10 @@ FB_AUTH_RATE = os.environ.get("FB_AUTH_RATE", "60/min")
 FB_AUTH_USERNAME_RATE = os.environ.get("FB_AUTH_USERNAME_RATE", "20/hour")
 # Reads (GET) of the API per user (per address when signed out), the event feed aside.
 FB_READ_RATE = os.environ.get("FB_READ_RATE", "6000/min")
-# The proxies (addresses or networks) whose X-Forwarded-For is believed: a request from one
-# of them counts against the address it forwarded for. None by default: the header is
-# ignored and every request counts against its peer address.
+# The proxies (addresses or networks) whose X-Forwarded-For and X-Forwarded-Proto are
+# believed: a request from one of them counts against the address it forwarded for. None by
+# default: the headers are dropped and every request counts against its peer address. The
+# one place this is decided is api.proxies (no server in front rewrites the peer address).
 TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES")
 # The largest request body Django reads (bytes; 413 body_too_large above it), and the
 # largest body of a game command: a command is a few hundred bytes, and a refused one is
@@ -453,6 +456,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 if not DEBUG:
+    # Only ever present when a trusted proxy sent it: api.proxies drops it from anyone else.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", True)

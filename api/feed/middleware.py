@@ -18,6 +18,8 @@ from django.http import HttpRequest, HttpResponseBase
 from django.middleware.clickjacking import XFrameOptionsMiddleware as DjangoXFrameOptions
 from django.middleware.security import SecurityMiddleware as DjangoSecurity
 
+from api import proxies
+
 
 def _on_the_loop(middleware: type[Any]) -> type[Any]:
     """``middleware`` with its hooks called directly in async mode (no thread hop)."""
@@ -36,12 +38,14 @@ def _on_the_loop(middleware: type[Any]) -> type[Any]:
     return OnTheLoop
 
 
+ProxyHeadersMiddleware = _on_the_loop(proxies.ProxyHeadersMiddleware)
 SecurityMiddleware = _on_the_loop(DjangoSecurity)
 SessionMiddleware = _on_the_loop(DjangoSession)
 AuthenticationMiddleware = _on_the_loop(DjangoAuthentication)
 XFrameOptionsMiddleware = _on_the_loop(DjangoXFrameOptions)
 
 FEED_MIDDLEWARE = [
+    "api.feed.middleware.ProxyHeadersMiddleware",
     "api.feed.middleware.SecurityMiddleware",
     "api.middleware.DatabaseUnavailableMiddleware",
     "api.feed.middleware.SessionMiddleware",

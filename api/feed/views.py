@@ -286,8 +286,9 @@ def spread(wait: float) -> float:
 
 async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
     """``GET /api/v1/games/<id>/events?after=&wait=&limit=`` (see ``FeedView``). A wait
-    ends with the first events the caller may see, or when a game running at the start
-    ends without one (a ruling: the answer's ``finished`` says so)."""
+    ends with the first events the caller may see, or once the game is over (the answer's
+    ``finished`` says so): at once if it already was, since nothing more will be appended,
+    or when a ruling ends it without an event."""
     local = state()
     try:
         local.limits.check_capacity()  # before any database work: shed load cheaply
@@ -299,12 +300,11 @@ async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
             assert batch is not None  # noqa: S101 - read=True
             subscription.after = after
             found = visible_documents(access, batch, after)
-            running = not access.finished
             with local.limits.slot(opened.user_id) as slot:
                 slot.wakers.append(subscription.interrupt)
                 until = time.monotonic() + spread(wait)
-                # until there is news, or the game ends without any (a ruling)
-                while not found and not slot.shed.is_set() and not (running and access.finished):
+                # until there is news, or the game is over (a finished game gets no more)
+                while not found and not slot.shed.is_set() and not access.finished:
                     remaining = until - time.monotonic()
                     if remaining <= 0:
                         break

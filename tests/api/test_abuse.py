@@ -62,6 +62,26 @@ def test_a_trusted_proxy_forwards_the_client_address(settings) -> None:
     assert post(other, "/auth/token", body, HTTP_X_FORWARDED_FOR="203.0.113.77").status_code == 400
 
 
+def test_forwarding_headers_are_decided_once_from_the_peer(settings) -> None:
+    """api.proxies: the headers stand only from a trusted proxy (an IPv4 one seen through
+    a dual-stack socket too); from anyone else they are gone before any view reads them."""
+    from ipaddress import ip_network
+
+    from api.proxies import resolve
+
+    settings.TRUSTED_PROXIES = [ip_network("10.0.0.0/8")]
+    forwarded = {"HTTP_X_FORWARDED_FOR": "1.2.3.4, 203.0.113.5", "HTTP_X_FORWARDED_PROTO": "https"}
+    for peer, client in (("10.1.2.3", "203.0.113.5"), ("::ffff:10.1.2.3", "203.0.113.5")):
+        meta: dict[str, object] = {"REMOTE_ADDR": peer, **forwarded}
+        resolve(meta)
+        resolve(meta)  # once per request: a second pass changes nothing
+        assert (meta["REMOTE_ADDR"], meta["FB_PEER_ADDR"]) == (client, peer)
+        assert meta["HTTP_X_FORWARDED_PROTO"] == "https"
+    meta = {"REMOTE_ADDR": "192.0.2.1", **forwarded}
+    resolve(meta)
+    assert meta == {"REMOTE_ADDR": "192.0.2.1", "FB_PEER_ADDR": "192.0.2.1"}
+
+
 def test_sign_in_is_limited_per_username_from_any_address(settings) -> None:
     settings.FB_AUTH_USERNAME_RATE = "3/min"
     get_user_model().objects.create_user(username="victim", password=PASSWORD)

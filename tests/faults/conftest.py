@@ -1,8 +1,9 @@
 """Processes for the fault tests: gunicorn web servers, a private PostgreSQL and a private
 Redis, each started here and always killed at teardown.
 
-* ``webs`` starts gunicorn subprocesses (uvicorn workers, like production) on free ports,
-  against pytest-django's test database unless told otherwise. Each runs in its own
+* ``webs`` starts gunicorn subprocesses with the production configuration
+  (docker/gunicorn.conf.py) on free ports, against pytest-django's test database unless
+  told otherwise. Each runs in its own
   process group, SIGKILLed at teardown; its log is printed when a test fails.
 * ``PrivatePostgres`` runs PostgreSQL from the pgserver wheel's binaries (as
   ``fbservice.embedded`` does, as the ``pgserver`` OS user when we are root) with its data
@@ -34,7 +35,7 @@ import pytest
 import requests
 from django.conf import settings as django_settings
 
-from fbservice import embedded
+from fbservice import devserver, embedded
 from tests.timers.conftest import QUEUE, Worker, _clean_redis, _use_broker, database_url
 
 REPO = Path(__file__).resolve().parents[2]
@@ -83,8 +84,9 @@ def base_env(**overrides: str) -> dict[str, str]:
 
 
 class Web:
-    """One gunicorn (master + uvicorn workers serving fbservice.asgi, as in production)
-    in its own process group, with a log."""
+    """One gunicorn with the image's configuration (docker/gunicorn.conf.py: uvicorn
+    workers serving fbservice.asgi, as in production) in its own process group, with a
+    log. Only the address, the worker count and the shutdown grace are the test's own."""
 
     def __init__(self, folder: Path, index: int, env: dict[str, str], workers: int = 1) -> None:
         self.port = free_port()
@@ -93,11 +95,9 @@ class Web:
         with self.log.open("w") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "fbservice.asgi:application",
+                 "--config", str(REPO / "docker" / "gunicorn.conf.py"),
                  "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
-                 "--worker-class", "uvicorn_worker.UvicornWorker", "--timeout", "60",
-                 "--graceful-timeout", "2", "--access-logfile", "-",
-                 # gunicorn 27's control socket has one default path per user: off
-                 "--no-control-socket"],
+                 "--graceful-timeout", "2"],
                 cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=out,
                 stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
@@ -169,6 +169,53 @@ def webs(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Callable[..
     if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
         for web in started:
             print(f"--- web {web.port} log (tail) ---\n{web.tail(80)}")
+
+
+class MakeRunWeb:
+    """``make run``'s web server alone: the uvicorn command fbservice/devserver.py runs."""
+
+    def __init__(self, folder: Path, index: int, **env: str) -> None:
+        self.port = port = free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = folder / f"make-run-web-{index}.log"
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen(  # noqa: S603 - our interpreter, our arguments
+                devserver.commands("127.0.0.1", port)["web"],
+                cwd=REPO, env=base_env(DATABASE_URL=database_url(), **env),
+                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+
+    def answers(self) -> bool:
+        try:
+            requests.get(f"{self.url}/healthz", timeout=5)
+        except requests.RequestException:
+            return False
+        return True
+
+    def tail(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:]
+
+    def kill(self) -> None:  # the reloader and its server process: one group
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def make_run_web(tmp_path: Path) -> Iterator[Callable[..., MakeRunWeb]]:
+    """``start(**env)``: make run's web server alone on the test database, killed after."""
+    started: list[MakeRunWeb] = []
+
+    def start(**env: str) -> MakeRunWeb:
+        web = MakeRunWeb(tmp_path, len(started), **env)
+        started.append(web)
+        wait_until(web.answers, 60, "make run's uvicorn to answer", f":\n{web.tail()}")
+        return web
+
+    yield start
+    for web in started:
+        web.kill()
 
 
 # --------------------------------------------------------------------------- PostgreSQL

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
 from fbservice.devserver import WORKER_WITHOUT, commands
@@ -72,11 +73,31 @@ def test_the_environment_names_settings_that_exist() -> None:
             assert f'"{variable}"' in known, f"{name}: {variable} is read by nothing"
 
 
-def test_gunicorn_runs_uvicorn_workers_that_hold_many_connections() -> None:
+def gunicorn_conf(monkeypatch, **env: str) -> dict:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
     namespace: dict = {}
     exec((DOCKER / "gunicorn.conf.py").read_text(), namespace)  # noqa: S102 - our own file
-    assert namespace["worker_class"] == "uvicorn_worker.UvicornWorker"
-    assert namespace["worker_connections"] > 10000
+    return namespace
+
+
+def test_gunicorn_runs_uvicorn_workers_that_hold_many_connections(monkeypatch) -> None:
+    from uvicorn_worker import UvicornWorker
+
+    from fbservice.server import UvicornWorker as Ours
+
+    conf = gunicorn_conf(monkeypatch)
+    assert conf["worker_class"] == "fbservice.server.UvicornWorker"
+    assert issubclass(Ours, UvicornWorker)
+    assert Ours.CONFIG_KWARGS["proxy_headers"] is False  # the application decides alone
+    assert conf["worker_connections"] > 10000
+
+
+def test_gunicorn_refuses_the_old_proxy_setting(monkeypatch) -> None:
+    """FORWARDED_ALLOW_IPS would now be ignored (every client counted as the proxy): a
+    deployment that still sets it is told to use TRUSTED_PROXIES."""
+    with pytest.raises(RuntimeError, match="TRUSTED_PROXIES"):
+        gunicorn_conf(monkeypatch, FORWARDED_ALLOW_IPS="10.0.0.0/8")
 
 
 def test_the_dockerfile_collects_static_files_and_runs_gunicorn_as_a_user() -> None:
