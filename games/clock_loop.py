@@ -206,10 +206,10 @@ class Health:
         if self.recovered is not None and now - self.recovered[0] < self.recovery:
             since, what = now - self.recovered[0], self.recovered[1]
             if what == "broker":
-                said = f"the broker answered again {since:.1f}s ago: tasks not sent meanwhile"
+                said = f"the broker was unreachable until {since:.1f}s ago: tasks not sent"
             else:
-                said = f"a worker came back {since:.1f}s ago: tasks held by one that died"
-            return Why("recovering", f"{said} may be missing")
+                said = f"no worker ran until {since:.1f}s ago: tasks held by one that died"
+            return Why("recovering", f"{said} then may be missing")
         return None
 
     def _current(self, now: float) -> Why | None:
