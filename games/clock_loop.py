@@ -23,8 +23,8 @@ appending events (appends lock events first, then the clock row: one order). A l
 dies mid-claim delays its rows by at most the lease; the tasks still run meanwhile. The
 claim is also what lets one loop act on several games at once (``FB_CLOCK_THREADS``): each
 claimed row is one game, acted on by one thread. Windows and turn limits are claimed and
-acted on before bot moves: a window closed late keeps a counter possible for longer; a
-bot moving a little late harms nobody.
+acted on before bot moves: a window or turn limit not acted on holds up the whole table;
+a bot moving a little late harms nobody.
 
 It sleeps until the next deadline (plus grace), or until an append announces itself on
 ``fb_events`` (``events.notify``): a new deadline may be earlier than the one it waits for.
