@@ -180,6 +180,7 @@ class Config:
     code_dir: Path = REPO  # run the servers from another checkout (a "before" run)
     web: bool = False  # a gunicorn serving /healthz (the bench polls it)
     extra_env: dict[str, str] = field(default_factory=dict)
+    clock_env: dict[str, str] = field(default_factory=dict)  # the clock loops' only
 
 
 class Rig:
@@ -247,7 +248,9 @@ class Rig:
             "beat", [py, "-m", "celery", "-A", "fbservice", "beat", "-l", "INFO"], self.env()
         )
         for i in range(self.config.clock_loops):
-            self.process(f"clock-{i}", [py, "manage.py", "clock_loop"], self.env())
+            self.process(
+                f"clock-{i}", [py, "manage.py", "clock_loop"], self.env(**self.config.clock_env)
+            )
         if self.config.web:
             self.web_port = free_port()
             self.process(
@@ -509,6 +512,24 @@ def measure(rig: Rig, since: float, until: float, think: float) -> Figures:
         if not report.ok:
             figures.problems.append(f"{table.id}: {'; '.join(report.problems)[:600]}")
     return figures
+
+
+def clock_log_counts(rig: Rig) -> dict[str, int]:
+    """What the clock loops' logs say: actions (one line each, INFO or DEBUG: run the loops
+    with LOG_LEVEL=DEBUG to see them all), bot moves among them, and the INFO lines the loops
+    wrote (what an operator reads)."""
+    counts = Counter[str]()
+    for name, proc in rig.procs.items():
+        if not name.startswith("clock-"):
+            continue
+        for line in proc.text().splitlines():
+            if "games.clock_loop" not in line:
+                continue
+            counts["clock_info_lines"] += " INFO " in line
+            if "after its deadline" in line:
+                counts["clock_actions"] += 1
+                counts["clock_bot_moves"] += "moved a bot" in line
+    return {k: counts[k] for k in ("clock_actions", "clock_bot_moves", "clock_info_lines")}
 
 
 def poll_health(url: str, stop: threading.Event, out: list[dict[str, Any]]) -> None:

@@ -4,6 +4,7 @@
     python -m bench.outage --broker redis --scenarios broker-kill
     python -m bench.outage --clock-loops 0              (no clock loop: the "before")
     python -m bench.outage --code /path/to/old/checkout (servers from another commit)
+    python -m bench.outage --clock-env LOG_LEVEL=DEBUG  (every clock loop action logged)
 
 For each broker and scenario it starts, in a temporary folder, a PRIVATE broker (Redis:
 ``redis-server`` on a free port with no persistence; RabbitMQ: a node of its own, its own
@@ -47,7 +48,15 @@ from bench._setup import machine, setup
 
 setup()
 
-from bench._outage import Config, measure, poll_health, random_kill_times, rig, summary  # noqa: E402
+from bench._outage import (  # noqa: E402
+    Config,
+    clock_log_counts,
+    measure,
+    poll_health,
+    random_kill_times,
+    rig,
+    summary,
+)
 
 SCENARIOS = ("none", "worker-kill", "broker-kill")
 
@@ -82,6 +91,7 @@ def run_scenario(config: Config, scenario: str, args: argparse.Namespace) -> dic
         stop.set()
         poller.join(5)
         figures = measure(r, t0, end, config.think_seconds)
+        logged = clock_log_counts(r)
         during = [h for h in health if isinstance(h.get("overdue"), int)]
         row = figures.row()
         row.update(
@@ -97,6 +107,8 @@ def run_scenario(config: Config, scenario: str, args: argparse.Namespace) -> dic
                 (h["oldest_overdue_seconds"] or 0 for h in during), default=None
             ),
             health_polls=len(health),
+            load_average=round(os.getloadavg()[0], 1),
+            **logged,
         )
         print(f"  windows {summary(figures.windows)}; turns {summary(figures.turns)}; "
               f"bot moves late {summary(figures.bots)}")  # fmt: skip
@@ -127,6 +139,10 @@ def main() -> None:
     parser.add_argument("--human-tables", type=int, default=10)
     parser.add_argument("--code", help="run the servers from this checkout (a 'before' run)")
     parser.add_argument("--keep-logs", help="copy the processes' logs into this folder")
+    parser.add_argument(
+        "--clock-env", action="append", default=[], metavar="NAME=VALUE",
+        help="environment of the clock loops only (repeatable), e.g. LOG_LEVEL=DEBUG",
+    )  # fmt: skip
     parser.add_argument("--json", help="append each scenario's figures to this file")
     args = parser.parse_args()
     # SIGTERM unwinds like Ctrl-C: the rig kills its broker and servers on the way out
@@ -145,6 +161,7 @@ def main() -> None:
                 bot_tables=args.bot_tables,
                 human_tables=args.human_tables,
                 web=True,
+                clock_env=dict(item.split("=", 1) for item in args.clock_env),
             )
             if args.code:
                 config.code_dir = Path(args.code)

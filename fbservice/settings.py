@@ -287,13 +287,19 @@ FB_SWEEP_GRACE_SECONDS = envfloat("FB_SWEEP_GRACE_SECONDS", 1.0)
 # (a PostgreSQL advisory lock; games/sweeper.py): timers go on while beat is down.
 FB_WORKER_SWEEP = envbool("FB_WORKER_SWEEP", True)
 # The clock loop (games/clock_loop.py, `manage.py clock_loop`): acts from PostgreSQL alone on
-# deadlines FB_CLOCK_GRACE_SECONDS past due that no task has acted on (the broker is down, a
-# worker died with its countdowns). A claim on a clock row lasts FB_CLOCK_LEASE_SECONDS (a dead
-# loop's rows wait that long for another loop); with nothing due, it looks again at least
-# every FB_CLOCK_IDLE_SECONDS (appends wake it sooner).
-FB_CLOCK_GRACE_SECONDS = envfloat("FB_CLOCK_GRACE_SECONDS", 0.3)
+# deadlines no task has acted on. While the broker answers and a worker runs, a task not done
+# yet is late (a loaded worker), so it gets FB_CLOCK_GRACE_SECONDS; while the broker is
+# unreachable or no worker runs, and for FB_CLOCK_RECOVERY_SECONDS after (tasks not sent
+# meanwhile are missing), the loop is the only timer and waits FB_CLOCK_OUTAGE_GRACE_SECONDS.
+# A claim on a clock row lasts FB_CLOCK_LEASE_SECONDS (a dead loop's rows wait that long for
+# another loop); with nothing due, it looks again at least every FB_CLOCK_IDLE_SECONDS
+# (appends wake it sooner). It acts on FB_CLOCK_THREADS games at once.
+FB_CLOCK_GRACE_SECONDS = envfloat("FB_CLOCK_GRACE_SECONDS", 2.0)
+FB_CLOCK_OUTAGE_GRACE_SECONDS = envfloat("FB_CLOCK_OUTAGE_GRACE_SECONDS", 0.3)
+FB_CLOCK_RECOVERY_SECONDS = envfloat("FB_CLOCK_RECOVERY_SECONDS", 30.0)
 FB_CLOCK_LEASE_SECONDS = envfloat("FB_CLOCK_LEASE_SECONDS", 10.0)
 FB_CLOCK_IDLE_SECONDS = envfloat("FB_CLOCK_IDLE_SECONDS", 1.0)
+FB_CLOCK_THREADS = envint("FB_CLOCK_THREADS", 4)
 # After a task could not be sent, this process sends none for this long (doubling while the
 # broker stays away, up to 8 times): commands never wait on a dead broker (games.send_guard).
 FB_SEND_BACKOFF_SECONDS = envfloat("FB_SEND_BACKOFF_SECONDS", 1.0)

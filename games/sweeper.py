@@ -136,3 +136,22 @@ def connect_worker_signals() -> None:
     (FB_WORKER_SWEEP=false: not at all). Other processes never get the signals."""
     worker_ready.connect(_start, weak=False, dispatch_uid="fb-worker-sweeper-start")
     worker_shutting_down.connect(_stop, weak=False, dispatch_uid="fb-worker-sweeper-stop")
+
+
+# Whether the lock is held, and so a sweeper runs (the clock loop's evidence of a worker).
+_HELD = """
+SELECT EXISTS (SELECT 1 FROM pg_locks
+    WHERE locktype = 'advisory' AND granted AND objsubid = 1
+      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND ((classid::bigint << 32) | objid::bigint) = %s)
+"""
+
+
+def sweeper_running() -> bool:
+    """Whether some session holds the sweeper's lock now: a Celery worker's sweeper thread,
+    which keeps it while the worker lives (beat's sweep holds it for one pass, and runs in
+    a worker too). The clock loop reads it as "a worker runs" (games.clock_loop.Health)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_HELD, [SWEEP_LOCK])
+        (held,) = cursor.fetchone()
+    return bool(held)

@@ -43,6 +43,11 @@ def test_every_service_is_there_with_a_health_check() -> None:
     # the clock loop needs PostgreSQL only: it must not wait for the broker it stands in for
     assert services["clock"]["command"][1:3] == ["manage.py", "clock_loop"]
     assert "rabbitmq" not in services["clock"]["depends_on"]
+    # two loops share the work; each replica is a container of its own, so each health
+    # check reads its own loop's heartbeat file
+    assert services["clock"]["deploy"]["replicas"] == 2
+    assert "--heartbeat" in services["clock"]["command"]
+    assert "container_name" not in services["clock"]  # replicas need generated names
     # beat is healthy while it hands tasks to the broker (fbservice/beat.py)
     assert services["beat"]["healthcheck"]["test"][1:5] == [
         "python", "-m", "fbservice.beat", "check"

@@ -1,7 +1,11 @@
-"""The clock loop (games/clock_loop.py) in-process, on the real database, with no worker and
-no broker: it closes windows, times out turns and moves bots once their deadline is past
-the grace; loops racing on other connections never act on one row twice; /healthz shows
-what is overdue; sending to a dead broker costs a command almost nothing."""
+"""The clock loop (games/clock_loop.py) in-process, on the real database, with no worker: it
+closes windows, times out turns and moves bots once their deadline is past the grace;
+loops racing on other connections never act on one row twice; /healthz shows what is
+overdue; sending to a dead broker costs a command almost nothing.
+
+Most tests here send no tasks (FB_SCHEDULE_TASKS is off in tests), so the loop is the only
+timer and uses its outage grace; test_clock_grace.py covers the grace chosen by the broker's
+and the workers' state, the log's wording, and acting on several games at once."""
 
 from __future__ import annotations
 
@@ -24,6 +28,12 @@ from tests.timers.test_clock import CLOSED, contract, timed_table, window_table
 pytestmark = pytest.mark.django_db
 
 
+def loop_of(threads: int = 1, **kwargs: Any) -> ClockLoop:
+    """A loop acting 0.3 s past due (no task is sent in these tests: the outage grace), on
+    this thread only (the test's transaction is its own connection's)."""
+    return ClockLoop(grace=2.0, outage_grace=0.3, threads=threads, **kwargs)
+
+
 def closes(table: Table) -> list[StoredEvent]:
     return list(StoredEvent.objects.filter(stream_id=table.id, type=CLOSED))
 
@@ -31,7 +41,7 @@ def closes(table: Table) -> list[StoredEvent]:
 def test_a_window_past_the_grace_is_closed_by_the_loop_once(caplog) -> None:
     table = window_table()
     window = contract(table, now=service.clock_ms())
-    loop = ClockLoop(grace=0.3)
+    loop = loop_of()
     assert loop.run_once(now=window.deadline + 250) == 0  # within the grace: the task's turn
     assert closes(table) == []
     caplog.set_level("INFO", logger="games.clock_loop")
@@ -43,7 +53,7 @@ def test_a_window_past_the_grace_is_closed_by_the_loop_once(caplog) -> None:
     # the log says the fallback acted, on what, and why
     [line] = [r.getMessage() for r in caplog.records if "closed window" in r.getMessage()]
     assert window.id in line and str(table.id) in line and "after its deadline" in line
-    assert "no task had done it" in line
+    assert "no timer tasks are sent" in line  # the reason: here, no task could have done it
     # the claim was given back
     assert GameClock.objects.get(game=table).claimed_until_ms is None
 
@@ -55,7 +65,7 @@ def test_a_close_the_task_already_made_is_not_made_again() -> None:
         game_id=table.id, window_id=window.id, deadline=window.deadline, now=window.deadline
     )
     # the clock row no longer names the window: the loop finds nothing
-    assert ClockLoop(grace=0.3).run_once(now=window.deadline + 1_000) == 0
+    assert loop_of().run_once(now=window.deadline + 1_000) == 0
     assert len(closes(table)) == 1
 
 
@@ -63,7 +73,7 @@ def test_a_turn_past_its_limit_is_played_by_the_loop() -> None:
     table = timed_table("discard", turn_seconds=30)
     clock = GameClock.objects.get(game=table)
     assert clock.turn_deadline_ms is not None
-    assert ClockLoop(grace=0.3).run_once(now=clock.turn_deadline_ms + 400) == 1
+    assert loop_of().run_once(now=clock.turn_deadline_ms + 400) == 1
     record = CommandRecord.objects.get(stream_id=table.id, metadata__timeout=True)
     assert (record.actor, record.seat, record.metadata["by"]) == ("system", 0, "clock")
 
@@ -77,7 +87,7 @@ def test_a_bot_awaited_past_its_think_time_is_moved_by_the_loop(settings) -> Non
     version = state(table).version
     due = GameClock.objects.get(game=table).bot_due_ms
     assert due is not None
-    loop = ClockLoop(grace=0.3)
+    loop = loop_of()
     assert loop.run_once(now=due + 100) == 0
     assert loop.run_once(now=due + 400) == 1  # one move per pass: the next one is due later
     moved = StoredEvent.objects.filter(stream_id=table.id, seq__gt=version)
@@ -90,14 +100,14 @@ def test_a_row_with_nothing_to_do_is_forgotten_not_retried() -> None:
     window = contract(table, now=service.clock_ms())
     # a stale row: the window it names is not the game's
     GameClock.objects.filter(game=table).update(window_id="nope")
-    assert ClockLoop(grace=0.3).run_once(now=window.deadline + 1_000) == 0
+    assert loop_of().run_once(now=window.deadline + 1_000) == 0
     assert GameClock.objects.get(game=table).window_deadline_ms is None
 
 
 def test_a_claimed_row_is_left_to_its_claimer() -> None:
     table = window_table()
     window = contract(table, now=service.clock_ms())
-    mine, other = ClockLoop(grace=0.3, lease=5), ClockLoop(grace=0.3, lease=5)
+    mine, other = loop_of(lease=5), loop_of(lease=5)
     at = window.deadline + 1_000
     [row] = mine.claim(at)
     assert row.game_id == table.id and row.window_id == window.id
@@ -114,7 +124,7 @@ def test_overdue_deadlines_are_counted_for_healthz(client) -> None:
     body = client.get("/healthz").json()
     assert body["clock"]["ok"] is False and body["clock"]["overdue"] == 1
     assert 7.5 < body["clock"]["oldest_overdue_seconds"] < 60
-    ClockLoop(grace=0.3).run_once()
+    loop_of().run_once()
     assert overdue(tolerance_ms=1_000) == (0, None)
     body = client.get("/healthz").json()
     assert body["clock"] == {
@@ -136,7 +146,7 @@ def test_loops_racing_on_their_own_connections_act_on_each_deadline_once(monkeyp
         return real(**kwargs)
 
     monkeypatch.setattr(service, "close_window", counted)
-    loops = [ClockLoop(grace=0.3, batch=3, name=f"loop-{i}") for i in range(3)]
+    loops = [loop_of(batch=3, name=f"loop-{i}") for i in range(3)]
     start = threading.Barrier(len(loops))
 
     def run(loop: ClockLoop) -> None:

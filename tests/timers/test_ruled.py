@@ -78,7 +78,8 @@ def test_a_ruled_game_gets_no_close_and_no_timeout_after_its_deadlines(workers) 
         assert versions(table) == before[table.id]  # no event, not even a refusal
         assert cleared(table)
     assert not StoredEvent.objects.filter(stream_id=windowed.id, type__endswith="WindowClosed")
-    assert ClockLoop(grace=0).run_once() == 0  # the clock loop finds nothing due either
+    loop = ClockLoop(grace=0, outage_grace=0, threads=1)
+    assert loop.run_once() == 0  # the clock loop finds nothing due either
 
     # the tasks ran and found nothing to do: no error, no retry loop
     log = worker.text()

@@ -1,8 +1,8 @@
 """``manage.py clock_loop``: keep the games' deadlines from PostgreSQL alone (games.clock_loop).
 
 Run one or more anywhere the database is reachable (``make run`` starts one, the compose
-file has a ``clock`` service); they share the work. SIGTERM or Ctrl-C stops it within a
-second."""
+file's ``clock`` service runs two); they share the work. SIGTERM or Ctrl-C stops it within
+a second or two (it finishes the actions under way)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,14 @@ class Command(BaseCommand):
     help = "Act on overdue game deadlines (windows, turn limits, bot moves) from PostgreSQL."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--grace", type=float, help="seconds past due (FB_CLOCK_GRACE_SECONDS)")
+        parser.add_argument(
+            "--grace", type=float, help="seconds past due, tasks healthy (FB_CLOCK_GRACE_SECONDS)"
+        )
+        parser.add_argument(
+            "--outage-grace", type=float,
+            help="seconds past due, broker or workers away (FB_CLOCK_OUTAGE_GRACE_SECONDS)",
+        )  # fmt: skip
+        parser.add_argument("--threads", type=int, help="games acted on at once (FB_CLOCK_THREADS)")
         parser.add_argument("--lease", type=float, help="claim lease (FB_CLOCK_LEASE_SECONDS)")
         parser.add_argument("--once", action="store_true", help="one pass, then exit")
         parser.add_argument(
@@ -41,11 +48,18 @@ class Command(BaseCommand):
                 raise CommandError(f"clock loop heartbeat {path}: {age:.0f}s old")
             self.stdout.write(f"clock loop alive ({age:.1f}s ago)")
             return
-        loop = ClockLoop(grace=options["grace"], lease=options["lease"])
+        loop = ClockLoop(
+            grace=options["grace"],
+            outage_grace=options["outage_grace"],
+            lease=options["lease"],
+            threads=options["threads"],
+        )
         if options["heartbeat"]:
             loop.heartbeat = Path(options["heartbeat"])
         if options["once"]:
-            self.stdout.write(f"acted on {loop.run_once()} deadline(s)")
+            with loop:
+                loop.check()
+                self.stdout.write(f"acted on {loop.run_once()} deadline(s)")
             return
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: loop.stop())
