@@ -162,7 +162,12 @@ class Game(Protocol):
 
     # --- what leaves the server ---------------------------------------------------------
 
-    def view(self, state: Any, viewer: Viewer, *, now: int) -> dict[str, Any]: ...
+    def view(self, state: Any, viewer: Viewer, *, now: int) -> dict[str, Any]:
+        """The game as ``viewer`` may see it. A seat's view lists what it may do now in
+        ``legal``: options, each with ``send`` (a command as JSON) and ``ready`` (whether
+        ``send`` is accepted as it is), and, for an option of several forms, ``variants``
+        (each a whole command, accepted as it is)."""
+        ...
 
     def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
         """``event`` as ``viewer`` may see it (everything once ``revealed``)."""
