@@ -39,6 +39,8 @@ SERVICE: dict[str, Code] = {
     "not_seated": Code(409, "You have no seat at this table."),
     "not_enough_players": Code(409, "A table needs every seat filled to start."),
     "bad_options": Code(400, "The table options are invalid."),
+    # (each game's too, for what its codec refuses; the service's for what no game may hold)
+    "bad_command": Code(400, "The command is malformed or names an unknown command type."),
     "stale_version": Code(
         409, "The game has moved on since the version you sent; refetch and retry."
     ),
