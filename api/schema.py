@@ -654,6 +654,8 @@ COMMAND = (
     "game_over",
     "busy",
 )
+# standing reactions: a seat's own, at a started game that has reaction windows
+STANDING = ("game_not_found", "not_your_seat", "no_standing_reactions", "not_started")
 FEED = ("too_many_feeds", "feed_overloaded")  # the feed's connection limits (api.feed.limits)
 ENGINE = tuple(c for c in RULE_CODES if c not in COMMAND)  # every code of every game
 
@@ -767,14 +769,14 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         + ("undo_after_reveal",),
     ),
     ("get", "/api/v1/games/{game_id}/standing"): Operation(
-        "games_standing_retrieve", SIGNED_IN + GAME + ("not_your_seat",)
+        "games_standing_retrieve", SIGNED_IN + STANDING
     ),
     ("patch", "/api/v1/games/{game_id}/standing"): Operation(
         "games_standing_update",
         SIGNED_IN
         + UNSAFE
-        + GAME
-        + ("not_your_seat", "not_started", "game_over", "stale_version", "not_counterable"),
+        + STANDING
+        + ("game_over", "stale_version", "bad_command", "not_counterable"),
     ),
     ("get", "/api/v1/games/{game_id}/events"): Operation(
         "games_events_list", SIGNED_IN + STARTED + FEED + ("invalid",)

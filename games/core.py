@@ -93,6 +93,9 @@ class Game(Protocol):
     # (event kind, key in the refusal's data): for a ``window_closed`` refusal, the event
     # whose payload names the window and whose seq the refusal reports under that key
     window_closers: tuple[tuple[str, str], ...]
+    # Whether seats answer out of turn in reaction windows (Family Business's counters):
+    # only such a game has standing reactions (``games.standing``; its rules in the registry)
+    reaction_windows: bool
 
     def http_status(self, code: str) -> int:
         """The HTTP status of one of its refusal codes (400, 409 or 422)."""

@@ -70,6 +70,10 @@ SERVICE: dict[str, Code] = {
         "show it. Try again after the reveal.",
     ),
     "not_your_seat": Code(403, "You act only for the seat you hold at this game."),
+    "no_standing_reactions": Code(
+        409,
+        "This game has no reaction windows answered out of turn, so no standing reactions.",
+    ),
     # reviews (games.reviews): annotations and rulings
     "annotation_not_allowed": Code(
         403,
