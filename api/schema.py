@@ -713,14 +713,14 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/api/v1/auth/token"): Operation(
         "auth_token_create",
         ("malformed_json", "json_too_deep", "body_too_large", "invalid", "invalid_credentials")
-        + ("unsupported_media_type",),
+        + ("unsupported_media_type", "too_many_failed_sign_ins"),
     ),
     ("delete", "/api/v1/auth/token"): Operation("auth_token_destroy", SIGNED_IN + UNSAFE),
     ("get", "/api/v1/auth/session"): Operation("auth_session_retrieve"),
     ("post", "/api/v1/auth/session"): Operation(
         "auth_session_create",
         ("malformed_json", "json_too_deep", "body_too_large", "invalid", "invalid_credentials")
-        + ("unsupported_media_type", "csrf_failed"),
+        + ("unsupported_media_type", "csrf_failed", "too_many_failed_sign_ins"),
     ),
     ("delete", "/api/v1/auth/session"): Operation("auth_session_destroy", SIGNED_IN + UNSAFE),
     ("get", "/api/v1/auth/me"): Operation("auth_me", SIGNED_IN),
