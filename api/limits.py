@@ -62,12 +62,14 @@ _ADD = "INSERT INTO api_limithit (scope, key, sub, at) VALUES (%s, %s, %s, now()
 
 def take(scope: str, key: str, limits: Sequence[Limit], *, sub: str = "") -> int | Over:
     """Record a hit of ``scope`` by ``key`` (and ``sub``) if every limit has room: its
-    row's id; else the refusal with the longest wait, and nothing recorded."""
+    row's id (0: no limit counts, nothing recorded); else the refusal with the longest
+    wait, and nothing recorded."""
     counted = [limit for limit in limits if limit.count > 0]
+    if not counted:
+        return 0
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(_LOCK, [f"fbservice.limits:{scope}:{key}"])
-        if counted:
-            cursor.execute(_PRUNE, [scope, max(limit.seconds for limit in counted)])
+        cursor.execute(_PRUNE, [scope, max(limit.seconds for limit in counted)])
         refusals = []
         for limit in counted:
             where: list[Any] = [scope, key, sub, limit.per_sub, limit.seconds]

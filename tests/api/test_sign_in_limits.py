@@ -122,6 +122,12 @@ def test_the_counts_are_rows_that_name_no_username_in_clear(victim) -> None:
     assert "victim" not in hits[0][1] and len(hits[0][1]) == 32  # a digest
 
 
+def test_a_count_of_0_is_no_limit(settings, victim) -> None:
+    settings.FB_SIGN_IN_FAILURES = settings.FB_SIGN_IN_ADDRESS_FAILURES = 0
+    assert codes([sign_in(VICTIM, "victim", "wrong") for _ in range(12)]) == [400] * 12
+    assert not LimitHit.objects.filter(scope="sign_in").exists()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_guesses_from_one_address_never_pass_the_limit(settings) -> None:
     """Each guess is counted before its password is checked, under a lock on its address:
