@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate, get_user_model, login, logout
+from django.contrib.auth import get_user_model, login, logout
 from django.db import transaction
 from django.middleware.csrf import get_token
 from drf_spectacular.utils import extend_schema
@@ -26,6 +26,7 @@ from api.serializers import (
     TokenSerializer,
     UserSerializer,
 )
+from api.signin import authenticated
 from api.throttles import AUTH_THROTTLES
 
 
@@ -33,19 +34,6 @@ def user_document(user: Any) -> dict[str, Any] | None:
     if user is None or not user.is_authenticated:
         return None
     return {"id": user.pk, "username": user.get_username(), "is_staff": bool(user.is_staff)}
-
-
-def _authenticate(request: Request) -> Any:
-    body = CredentialsSerializer(data=request.data)
-    body.is_valid(raise_exception=True)
-    user = authenticate(
-        request._request,
-        username=body.validated_data["username"],
-        password=body.validated_data["password"],
-    )
-    if user is None:
-        raise ApiError("invalid_credentials")
-    return user
 
 
 class RegisterView(ApiView):
@@ -97,14 +85,16 @@ class TokenView(ApiView):
         tags=["auth"],
         summary="Exchange a username and password for an API token",
         description="Send the token as `Authorization: Token <token>` (or `Bearer "
-        "<token>`) on every request.",
+        "<token>`) on every request. Failed sign-ins are counted per username from your "
+        "address and per address (docs/api.md, Sign-in limits): over either, 429 "
+        "`too_many_failed_sign_ins` with `Retry-After`, whatever the password.",
         request=CredentialsSerializer,
         examples=[schema.CREDENTIALS_EXAMPLE],
         responses={200: TokenSerializer},
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        user = _authenticate(request)
+        user = authenticated(request)
         token, _ = Token.objects.get_or_create(user=user)
         return Response({"token": token.key})
 
@@ -148,7 +138,7 @@ class SessionView(ApiView):
         tags=["auth"],
         summary="Sign in with a session cookie (browser); needs the X-CSRFToken header",
         description="Sets the session cookie; the CSRF token rotates (read the new one from "
-        "the answer).",
+        "the answer). Limited like POST /auth/token (429 `too_many_failed_sign_ins`).",
         request=CredentialsSerializer,
         examples=[schema.CREDENTIALS_EXAMPLE],
         responses={200: SessionSerializer},
@@ -156,7 +146,7 @@ class SessionView(ApiView):
     )
     def post(self, request: Request) -> Response:
         self._enforce_csrf(request)
-        user = _authenticate(request)
+        user = authenticated(request)
         login(request._request, user)
         return Response({"user": user_document(user), "csrf_token": get_token(request)})
 

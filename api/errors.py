@@ -61,6 +61,11 @@ API: dict[str, Code] = {
     ),
     "unsupported_media_type": Code(415, "Send JSON (`Content-Type: application/json`)."),
     "rate_limited": Code(429, "Too many requests; retry after `extra.retry_after` seconds."),
+    "too_many_failed_sign_ins": Code(
+        429,
+        "Too many failed sign-ins from your address, for this username or for any "
+        "(`extra.per`: `username` or `address`); retry after `extra.retry_after` seconds.",
+    ),
     "too_many_feeds": Code(
         429, "You hold as many open feed connections as allowed (`extra.limit`)."
     ),
@@ -236,6 +241,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response.data = envelope(code, message, extra)
     if isinstance(exc, ApiError):
         response.status_code = exc.status_code
+        if "retry_after" in exc.extra:  # as DRF's own throttles say it
+            response["Retry-After"] = str(exc.extra["retry_after"])
     if replayed:
         response["Idempotent-Replayed"] = "true"
     return response

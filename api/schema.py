@@ -678,6 +678,8 @@ COMMAND = (
     "game_over",
     "busy",
 )
+# standing reactions: a seat's own, at a started game that has reaction windows
+STANDING = ("game_not_found", "not_your_seat", "no_standing_reactions", "not_started")
 FEED = ("too_many_feeds", "feed_overloaded")  # the feed's connection limits (api.feed.limits)
 ENGINE = tuple(c for c in RULE_CODES if c not in COMMAND)  # every code of every game
 
@@ -735,14 +737,14 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/api/v1/auth/token"): Operation(
         "auth_token_create",
         ("malformed_json", "json_too_deep", "body_too_large", "invalid", "invalid_credentials")
-        + ("unsupported_media_type",),
+        + ("unsupported_media_type", "too_many_failed_sign_ins"),
     ),
     ("delete", "/api/v1/auth/token"): Operation("auth_token_destroy", SIGNED_IN + UNSAFE),
     ("get", "/api/v1/auth/session"): Operation("auth_session_retrieve"),
     ("post", "/api/v1/auth/session"): Operation(
         "auth_session_create",
         ("malformed_json", "json_too_deep", "body_too_large", "invalid", "invalid_credentials")
-        + ("unsupported_media_type", "csrf_failed"),
+        + ("unsupported_media_type", "csrf_failed", "too_many_failed_sign_ins"),
     ),
     ("delete", "/api/v1/auth/session"): Operation("auth_session_destroy", SIGNED_IN + UNSAFE),
     ("get", "/api/v1/auth/me"): Operation("auth_me", SIGNED_IN),
@@ -791,14 +793,14 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         + ("undo_after_reveal",),
     ),
     ("get", "/api/v1/games/{game_id}/standing"): Operation(
-        "games_standing_retrieve", SIGNED_IN + GAME + ("not_your_seat",)
+        "games_standing_retrieve", SIGNED_IN + STANDING
     ),
     ("patch", "/api/v1/games/{game_id}/standing"): Operation(
         "games_standing_update",
         SIGNED_IN
         + UNSAFE
-        + GAME
-        + ("not_your_seat", "not_started", "game_over", "stale_version", "not_counterable"),
+        + STANDING
+        + ("game_over", "stale_version", "bad_command", "not_counterable"),
     ),
     ("get", "/api/v1/games/{game_id}/events"): Operation(
         "games_events_list", SIGNED_IN + STARTED + FEED + ("invalid",)

@@ -285,8 +285,36 @@ class CommandRequestSerializer(StrictSerializer):
         return value
 
 
+def seq_of(text: str) -> int | None:
+    """A position in a game's events written in ASCII digits, however many (None if it is
+    not one). A seq fits a PostgreSQL integer, so a larger one is past the end all the same:
+    it is read as ``MAX_VERSION``, never handed to ``int()`` whole (which refuses thousands
+    of digits) nor to the database (past its integer types)."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    digits = text.lstrip("0")
+    return (
+        MAX_VERSION if len(digits) > len(str(MAX_VERSION)) else min(int(digits or 0), MAX_VERSION)
+    )
+
+
+class SeqField(serializers.IntegerField):
+    """A query's seq (``after``): any whole number from 0, however large (``seq_of``)."""
+
+    default_error_messages = {"invalid": "A sequence number (a whole number, 0 or more)."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=0, **kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        value = seq_of(str(data).strip()) if isinstance(data, str | int) else None
+        if value is None or isinstance(data, bool):
+            self.fail("invalid")
+        return value
+
+
 class FeedQuerySerializer(QuerySerializer):
-    after = serializers.IntegerField(min_value=0, default=0, help_text="Events with seq > after.")
+    after = SeqField(default=0, help_text="Events with seq > after.")
     wait = serializers.FloatField(
         min_value=0,
         max_value=settings.FB_FEED_MAX_WAIT,
@@ -305,9 +333,7 @@ class FeedQuerySerializer(QuerySerializer):
 
 
 class StreamQuerySerializer(QuerySerializer):
-    after = serializers.IntegerField(
-        min_value=0, default=0, help_text="Start after this seq (Last-Event-ID wins)."
-    )
+    after = SeqField(default=0, help_text="Start after this seq (Last-Event-ID wins).")
 
 
 class ReplayQuerySerializer(QuerySerializer):

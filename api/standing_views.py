@@ -26,7 +26,9 @@ from games.models import Table
 from games.reads import Access, access_for, iso, parse_game_id
 from games.service import clock_ms, game_load
 
-ANSWERS = standing.counter_answers()  # counter kind -> the attack kinds it answers
+# Counter kind -> the attack kinds it answers, of every game with standing reactions (the
+# form's choices; the table's game checks a declaration against its own).
+ANSWERS = standing.every_counter_answer()
 ATTACKS = sorted({a for attacks in ANSWERS.values() for a in attacks})
 
 
@@ -156,10 +158,11 @@ class StandingSerializer(Serializer):
 def _document(access: Access, seat: int, prefs: standing.Preferences) -> dict[str, Any]:
     now = clock_ms()
     table = access.table
+    rules = standing.rules_of(table)  # 409 no_standing_reactions, not_started
     turn = window = None
     if table.status == Table.Status.STARTED:
         state = game_load(game_id=table.id, table=table).state
-        turn = standing.rules_of(table).current_turn(state)
+        turn = rules.current_turn(state)
         window = standing.open_window(table, state)
     until = prefs.pass_until_ms
     by_time = until is not None and now < until
@@ -177,7 +180,7 @@ def _document(access: Access, seat: int, prefs: standing.Preferences) -> dict[st
         },
         "counters": prefs.counters,
         "window_pass": standing.standing_pass_of(table.id, seat, window) if window else None,
-        "answers": {k: list(v) for k, v in ANSWERS.items()},
+        "answers": {k: list(v) for k, v in standing.counter_answers(table.game).items()},
         "server_time": now,
     }
 
@@ -194,13 +197,16 @@ class StandingView(ApiView):
         summary="Your standing reactions at this game",
         description="What the server answers for your seat when a reaction window opens: "
         "pass when you hold no counter that applies (on by default), pass on everything "
-        "for a while, declared counters. Only your own seat's (docs/rules.md).",
+        "for a while, declared counters. Only your own seat's (docs/rules.md). Only games "
+        "with reaction windows answered out of turn have them (409 `no_standing_reactions` "
+        "at another game's table), once the table has started (409 `not_started`).",
         parameters=[schema.game_id_parameter()],
-        responses={200: StandingSerializer},
+        responses={200: StandingSerializer, **schema.errors(403, 404, 409)},
     )
     def get(self, request: Request, game_id: str) -> Response:
         access = access_for(parse_game_id(game_id), request.user)
         seat = access.require_seat()
+        standing.rules_of(access.table)  # before any read: 409 if there is nothing to read
         prefs = standing.standing_get(game_id=access.table.id, seat=seat)
         return Response(_document(access, seat, prefs))
 
@@ -209,14 +215,17 @@ class StandingView(ApiView):
         summary="Change your standing reactions",
         description="Fields you leave out keep their value. A change made while a window "
         "is open applies to it at once. Each change is a new version (the old ones are "
-        "kept): 409 `stale_version` if `expected_version` is not the current one.",
+        "kept): 409 `stale_version` if `expected_version` is not the current one. 409 "
+        "`no_standing_reactions` at a game without reaction windows, `not_started` before "
+        "the table starts, `game_over` after the end.",
         parameters=[schema.game_id_parameter()],
         request=StandingChangeSerializer,
-        responses={200: StandingSerializer},
+        responses={200: StandingSerializer, **schema.errors(400, 403, 404, 409, 422)},
     )
     def patch(self, request: Request, game_id: str) -> Response:
         access = access_for(parse_game_id(game_id), request.user)
         seat = access.require_seat()
+        standing.rules_of(access.table)  # (before the body: the route has nothing here)
         body = StandingChangeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         changes = dict(body.validated_data)

@@ -1,6 +1,8 @@
 """Rate limits. Rates are read from settings on each request (``FB_COMMAND_RATE``,
-``FB_AUTH_RATE``, ``FB_AUTH_USERNAME_RATE``, ``FB_READ_RATE``), so they can be changed by
-the environment and in tests.
+``FB_AUTH_RATE``, ``FB_READ_RATE``), so they can be changed by the environment and in
+tests. Commands and reads are counted in Django's cache; sign-up and sign-in in PostgreSQL
+(``api.limits``), shared by every web process; failed sign-ins have limits of their own
+(``api.signin``).
 
 Requests are counted against the client's address as ``api.proxies`` decided it: the peer,
 or, from a proxy named in ``TRUSTED_PROXIES``, the client it forwarded for. A header any
@@ -14,10 +16,10 @@ from typing import Any
 
 from django.conf import settings
 from rest_framework.request import Request
-from rest_framework.throttling import SimpleRateThrottle, UserRateThrottle
+from rest_framework.throttling import BaseThrottle, UserRateThrottle
 
+from api import limits
 from api.proxies import client_address
-from api.usernames import username_key
 
 
 class _ByAddress:
@@ -34,36 +36,38 @@ class CommandRateThrottle(_ByAddress, UserRateThrottle):
         return str(settings.FB_COMMAND_RATE) or None
 
 
-class AuthRateThrottle(_ByAddress, SimpleRateThrottle):
-    """Sign-up and sign-in, per client address (they are tried before anyone is known)."""
+def parse_rate(rate: str) -> tuple[int, int]:
+    """``"N/s"``, ``"N/min"``, ``"N/hour"``, ``"N/day"``: (N, seconds), as DRF reads them."""
+    count, period = rate.split("/")
+    return int(count), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period.strip()[0]]
+
+
+class AuthRateThrottle(BaseThrottle):
+    """Sign-up and sign-in attempts per client address (``FB_AUTH_RATE``; they are tried
+    before anyone is known), counted in PostgreSQL: one count for every web process."""
 
     scope = "auth"
 
-    def get_rate(self) -> str | None:
-        return str(settings.FB_AUTH_RATE) or None
+    def __init__(self) -> None:
+        self.retry_after: int | None = None
 
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    def allow_request(self, request: Request, view: Any) -> bool:
+        rate = str(settings.FB_AUTH_RATE)
+        if not rate:
+            return True
+        count, seconds = parse_rate(rate)
+        address = limits.key_part(client_address(request))
+        taken = limits.take(self.scope, address, [limits.Limit("attempts", count, seconds)])
+        if isinstance(taken, limits.Over):
+            self.retry_after = taken.retry_after
+            return False
+        return True
 
-
-class AuthUsernameRateThrottle(SimpleRateThrottle):
-    """Sign-up and sign-in, per username (normalised as usernames are compared), from any
-    address: many addresses guessing one account's password are still one counter."""
-
-    scope = "auth_username"
-
-    def get_rate(self) -> str | None:
-        return str(settings.FB_AUTH_USERNAME_RATE) or None
-
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
-        data = request.data  # parsed (and size- and depth-checked) by the JSON parser
-        username = data.get("username") if isinstance(data, dict) else None
-        if not isinstance(username, str) or not username or len(username) > 150:
-            return None  # the serializer refuses it; nothing to count against
-        return self.cache_format % {"scope": self.scope, "ident": username_key(username)}
+    def wait(self) -> float | None:
+        return self.retry_after
 
 
-AUTH_THROTTLES = (AuthRateThrottle, AuthUsernameRateThrottle)
+AUTH_THROTTLES = (AuthRateThrottle,)
 
 
 # The feed's routes wait and poll by design; their limits are the feed's own.

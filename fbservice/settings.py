@@ -371,13 +371,19 @@ WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Per-user rate of game commands (POST .../commands, /undo, /resign) and per-client rate of
-# the sign-up and sign-in endpoints: "N/s", "N/min", "N/hour" or "N/day". Counted in the
-# default cache (per process unless CACHES names a shared one).
+# Per-user rate of game commands (POST .../commands, /undo, /resign): "N/s", "N/min",
+# "N/hour" or "N/day", counted in the default cache (per process unless CACHES names a
+# shared one). The per-client rate of the sign-up and sign-in endpoints, the same form, is
+# counted in PostgreSQL (api.limits): one count for every web process.
 FB_COMMAND_RATE = os.environ.get("FB_COMMAND_RATE", "600/min")
 FB_AUTH_RATE = os.environ.get("FB_AUTH_RATE", "60/min")
-# Sign-up and sign-in attempts per username, whatever address they come from.
-FB_AUTH_USERNAME_RATE = os.environ.get("FB_AUTH_USERNAME_RATE", "20/hour")
+# Failed sign-ins (docs/api.md, "Sign-in limits"), counted in PostgreSQL over the last
+# FB_SIGN_IN_WINDOW seconds per username from one client address (FB_SIGN_IN_FAILURES) and
+# per address for any usernames (FB_SIGN_IN_ADDRESS_FAILURES). Never per username alone:
+# then anyone could lock a user out by failing on purpose.
+FB_SIGN_IN_WINDOW = envint("FB_SIGN_IN_WINDOW", 900)
+FB_SIGN_IN_FAILURES = envint("FB_SIGN_IN_FAILURES", 10)
+FB_SIGN_IN_ADDRESS_FAILURES = envint("FB_SIGN_IN_ADDRESS_FAILURES", 100)
 # Reads (GET) of the API per user (per address when signed out), the event feed aside.
 FB_READ_RATE = os.environ.get("FB_READ_RATE", "6000/min")
 # The proxies (addresses or networks) whose X-Forwarded-For and X-Forwarded-Proto are
@@ -428,7 +434,6 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "commands": FB_COMMAND_RATE,
         "auth": FB_AUTH_RATE,
-        "auth_username": FB_AUTH_USERNAME_RATE,
         "reads": FB_READ_RATE,
     },
 }

@@ -20,7 +20,7 @@ from games import cache, reviews, sealing, selectors
 from games.clock import clock_ms, clock_row, clock_upsert, resend_timers, schedule_after
 from games.core import Game, RuleViolation, Window
 from games.errors import ServiceError
-from games.idempotency import CommandOutcome, Refusal, log_refusal, prior_outcome
+from games.idempotency import CommandOutcome, Refusal, log_refusal, prior_outcome, storable
 from games.loading import LoadedGame, game_load, maybe_snapshot, table_get, to_new_event
 from games.models import Table
 from games.projections import ClockUpsert, TableFinished
@@ -111,6 +111,8 @@ def execute(
                     table = table_get(table.id, seats=True)
                 if table.status == Table.Status.FINISHED:
                     reviews.refuse_if_decided(table)  # the engine may not know it ended
+                if not storable(payload):  # no game's, and its record could not be kept
+                    raise ServiceError("bad_command", "A command holds no NUL character.")
                 parsed = definition.decode_command(payload)
                 outcome = _decide_and_append(
                     table,

@@ -93,6 +93,9 @@ class Game(Protocol):
     # (event kind, key in the refusal's data): for a ``window_closed`` refusal, the event
     # whose payload names the window and whose seq the refusal reports under that key
     window_closers: tuple[tuple[str, str], ...]
+    # Whether seats answer out of turn in reaction windows (Family Business's counters):
+    # only such a game has standing reactions (``games.standing``; its rules in the registry)
+    reaction_windows: bool
 
     def http_status(self, code: str) -> int:
         """The HTTP status of one of its refusal codes (400, 409 or 422)."""
@@ -162,7 +165,12 @@ class Game(Protocol):
 
     # --- what leaves the server ---------------------------------------------------------
 
-    def view(self, state: Any, viewer: Viewer, *, now: int) -> dict[str, Any]: ...
+    def view(self, state: Any, viewer: Viewer, *, now: int) -> dict[str, Any]:
+        """The game as ``viewer`` may see it. A seat's view lists what it may do now in
+        ``legal``: options, each with ``send`` (a command as JSON) and ``ready`` (whether
+        ``send`` is accepted as it is), and, for an option of several forms, ``variants``
+        (each a whole command, accepted as it is)."""
+        ...
 
     def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:
         """``event`` as ``viewer`` may see it (everything once ``revealed``)."""

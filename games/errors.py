@@ -39,6 +39,8 @@ SERVICE: dict[str, Code] = {
     "not_seated": Code(409, "You have no seat at this table."),
     "not_enough_players": Code(409, "A table needs every seat filled to start."),
     "bad_options": Code(400, "The table options are invalid."),
+    # (each game's too, for what its codec refuses; the service's for what no game may hold)
+    "bad_command": Code(400, "The command is malformed or names an unknown command type."),
     "stale_version": Code(
         409, "The game has moved on since the version you sent; refetch and retry."
     ),
@@ -68,6 +70,10 @@ SERVICE: dict[str, Code] = {
         "show it. Try again after the reveal.",
     ),
     "not_your_seat": Code(403, "You act only for the seat you hold at this game."),
+    "no_standing_reactions": Code(
+        409,
+        "This game has no reaction windows answered out of turn, so no standing reactions.",
+    ),
     # reviews (games.reviews): annotations and rulings
     "annotation_not_allowed": Code(
         403,

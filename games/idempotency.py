@@ -87,18 +87,25 @@ def _digest(payload: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def storable(value: Any) -> bool:
+    """Whether PostgreSQL can keep ``value`` as JSON: its jsonb and text hold no NUL
+    character (which ``json.dumps`` writes as an escape)."""
+    return "\\u0000" not in json.dumps(value, default=str)
+
+
 def stored_command(payload: Mapping[str, Any]) -> dict[str, Any]:
     """What the log keeps of a refused command: itself, or a bounded summary whose digest
-    still recognises a retry of the same command (``_same_command``)."""
+    still recognises a retry of the same command (``_same_command``): for a large one, and
+    for one PostgreSQL cannot store (a NUL character)."""
     size = len(json.dumps(payload, default=str).encode())
-    if size <= STORED_COMMAND_BYTES:
+    if size <= STORED_COMMAND_BYTES and storable(payload):
         return dict(payload)
     kind = payload.get("type")
     return {
-        "type": kind if isinstance(kind, str) and len(kind) <= 40 else None,
+        "type": kind if isinstance(kind, str) and len(kind) <= 40 and storable(kind) else None,
         "_summary": {
             "bytes": size,
-            "fields": [str(k)[:40] for k in list(payload)[:20]],
+            "fields": [str(k)[:40].replace("\x00", "") for k in list(payload)[:20]],
             "sha256": _digest(payload),
         },
     }

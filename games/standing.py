@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 
 ORIGIN = "standing"
 # Each game's pure standing rules: Standing, DeclaredCounter, standing_reaction,
-# check_declared, counter_answers, current_turn (games/family_business/standing.py).
+# check_declared, counter_answers, current_turn (games/family_business/standing.py), for
+# the games whose interface says they have reaction windows (``Game.reaction_windows``).
 RULES: dict[str, Any] = STANDING
 MAX_COUNTERS = 8
 MAX_PASS_SECONDS = 24 * 3600
@@ -69,11 +70,19 @@ def _declared(rules: Any, data: dict[str, Any]) -> Any:
     )
 
 
+def supported(game: str) -> bool:
+    """Whether ``game`` has standing reactions: seats answer out of turn in its windows."""
+    return get_game(game).reaction_windows
+
+
 def rules_of(table: Table) -> Any:
-    try:
-        return RULES[table.game]
-    except KeyError:
-        raise ServiceError("bad_options", f"{table.game} has no standing reactions.") from None
+    """The table's game's standing rules, where a seat may read or change its standing
+    reactions: a game with reaction windows, started (finished: read, but not changed)."""
+    if not supported(table.game):
+        raise ServiceError("no_standing_reactions", game=table.game)
+    if table.status == Table.Status.OPEN:
+        raise ServiceError("not_started")
+    return RULES[table.game]
 
 
 # --- reading and setting ---------------------------------------------------------------
@@ -166,9 +175,7 @@ def _pass_all(
 ) -> tuple[int | None, int | None]:
     if not value:
         return None, None
-    if value.get("end_of_turn"):
-        if table.status != Table.Status.STARTED:
-            raise ServiceError("not_started", "The game has no turn yet.")
+    if value.get("end_of_turn"):  # (rules_of: the game has started)
         loaded = service.game_load(game_id=table.id, table=table)
         return None, int(rules.current_turn(loaded.state))
     return now + int(value["seconds"]) * 1000, None
@@ -191,7 +198,7 @@ def standing_react(
     each kind."""
     now = service.clock_ms() if now is None else now
     table = service.table_get(game_id, seats=True)
-    if table.status != Table.Status.STARTED or table.game not in RULES:
+    if table.status != Table.Status.STARTED or not supported(table.game):
         return {}
     rules = RULES[table.game]
     loaded = service.game_load(game_id=game_id, table=table)
@@ -276,8 +283,18 @@ def open_window(table: Table, state: Any) -> Window | None:
     return get_game(table.game).status(state).window
 
 
-def counter_answers(game: str = "family_business") -> dict[str, tuple[str, ...]]:
+def counter_answers(game: str) -> dict[str, tuple[str, ...]]:
     """Each counter kind of ``game`` and the attack kinds it answers (for clients and
     validation); empty for a game without standing reactions."""
-    rules = RULES.get(game)
+    rules = RULES.get(game) if supported(game) else None
     return {} if rules is None else dict(rules.counter_answers())
+
+
+def every_counter_answer() -> dict[str, tuple[str, ...]]:
+    """Every game's counter kinds and the attack kinds each answers, together (what a
+    declaration's form may name; each game checks its own: ``check_declared``)."""
+    merged: dict[str, set[str]] = {}
+    for game in RULES:
+        for counter, attacks in counter_answers(game).items():
+            merged.setdefault(counter, set()).update(attacks)
+    return {counter: tuple(sorted(attacks)) for counter, attacks in sorted(merged.items())}

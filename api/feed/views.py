@@ -40,7 +40,7 @@ from api.feed.dbthreads import DatabaseThreads
 from api.feed.hub import Batch, Hub, read_batch
 from api.feed.limits import Limits
 from api.feed.recent import Recent
-from api.serializers import FeedQuerySerializer, StreamQuerySerializer
+from api.serializers import FeedQuerySerializer, StreamQuerySerializer, seq_of
 from games.models import Table
 from games.reads import Access, access_for, events_document, parse_game_id, refreshed
 from games.service import clock_ms, game_read
@@ -156,9 +156,10 @@ def parsed_query(request: HttpRequest, query_class: type[Serializer[Any]]) -> di
     data = dict(query.validated_data)
     last_id = request.headers.get("Last-Event-ID", "").strip()
     if last_id and "after" in data and query_class is StreamQuerySerializer:
-        if not last_id.isdigit() or len(last_id) > 12:
+        after = seq_of(last_id)  # any number of digits: past the end is "nothing new yet"
+        if after is None:
             raise ApiError("invalid", fields={"Last-Event-ID": ["A sequence number."]})
-        data["after"] = int(last_id)
+        data["after"] = after
     return data
 
 

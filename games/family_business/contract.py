@@ -391,14 +391,25 @@ ERROR_EXTRA: JsonSchema = {
         "closed_seq": {"type": "integer", "description": "`window_closed`: the closing."},
         "retry_after": {
             "type": ["number", "null"],
-            "description": "`rate_limited`: seconds to wait.",
+            "description": "`rate_limited`, `too_many_failed_sign_ins`: seconds to wait "
+            "(also the `Retry-After` header).",
+        },
+        "per": {
+            "type": "string",
+            "enum": ["username", "address"],
+            "description": "`too_many_failed_sign_ins`: the limit your address is over: "
+            "failures for this username, or for any.",
         },
         "choices": {
             "type": "array",
             "items": {"type": "string"},
             "description": "`illegal_target`: what could be named.",
         },
-        "limit": {"type": "integer", "description": "`too_many_feeds`: the limit."},
+        "limit": {
+            "type": "integer",
+            "description": "`too_many_feeds`, `too_many_failed_sign_ins`, `json_too_deep`, "
+            "`body_too_large`: the limit.",
+        },
         "seat": {"type": "integer"},
         "window": {"type": "string"},
         "card": {"type": "string"},

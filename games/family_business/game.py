@@ -45,6 +45,7 @@ class FamilyBusiness(Adapter[GameState]):
         ("CounterPlayed", "winning_seq"),
         ("WindowClosed", "closed_seq"),
     )
+    reaction_windows: bool = True  # counters, answered by standing reactions too
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
     hidden = hidden

@@ -50,6 +50,7 @@ class Goofspiel(Adapter[GameState]):
     timeout_policies: tuple[str, ...] = ("minimal", "bot")
     error_codes: Mapping[str, str] = CODES
     window_closers: tuple[tuple[str, str], ...] = ()  # no game-timed windows
+    reaction_windows: bool = False
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
     hidden = hidden

@@ -44,9 +44,9 @@ def view(state: GameState, viewer: Viewer, *, now: int) -> dict[str, Any]:
         )
     legal: list[dict[str, Any]] = []
     if isinstance(viewer, int) and viewer in waiting:
-        legal = [
-            {"type": "bid", "round": state.round, "card": card} for card in state.hands[viewer]
-        ]
+        # each bid as before, and the command to send as every game's options carry it
+        bids = [{"type": "bid", "round": state.round, "card": c} for c in state.hands[viewer]]
+        legal = [{**bid, "send": bid, "ready": True} for bid in bids]
     return {
         "game": "goofspiel",
         "viewer": viewer,

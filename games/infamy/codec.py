@@ -54,6 +54,36 @@ _EXPECTED: dict[str, tuple[type, ...]] = {
     "job": _OPT_STR, "hazard": _OPT_STR, "rival": _OPT_INT, "seat": _OPT_INT, "card": _STR,
     "cancel": (bool,), "figure": _STR, "space": _STR, "choices": (dict,),
 }  # fmt: skip
+# What a place's or a scheme's ``choices`` may name (legal.py's variants) and the JSON each
+# takes; a list is of strings. The rules then only compare them with what is legal, so a
+# value of another type (unhashable, a bool for a seat) must not get that far.
+_STRS = (list, type(None))
+_CHOICES: dict[str, tuple[type, ...]] = {
+    "deck": _OPT_STR, "hazard": _OPT_STR, "sabotage": _OPT_STR, "space": _OPT_STR,
+    "resource": _OPT_STR, "rival": _OPT_INT, "from": _OPT_INT, "to": _OPT_INT,
+    "jobs": _STRS, "decks": _STRS, "give": _STRS, "take": _STRS,
+}  # fmt: skip
+
+
+def _typed(value: Any, expected: tuple[type, ...]) -> bool:
+    """``value`` is one of ``expected`` (a bool only where bool is expected: JSON's true
+    is no seat or sector); a list holds strings only."""
+    if isinstance(value, bool) and bool not in expected:
+        return False
+    if isinstance(value, list):
+        return list in expected and all(isinstance(v, str) for v in value)
+    return isinstance(value, expected)
+
+
+def _choices(value: dict[str, Any], key: str) -> dict[str, Any]:
+    for name, choice in value.items():
+        if name not in _CHOICES:
+            raise RuleViolation("bad_command", f"Unknown choice '{name}' in '{key}'.",
+                                field=key, choices=sorted(_CHOICES))  # fmt: skip
+        if not _typed(choice, _CHOICES[name]):
+            raise RuleViolation("bad_command", f"Choice '{name}' has the wrong type.",
+                                field=key)  # fmt: skip
+    return dict(value)
 
 
 def plain(value: Any) -> Any:
@@ -105,10 +135,11 @@ def encode_command(command: Command) -> dict[str, Any]:
 
 def decode_command(data: Any) -> Command:
     """Parse a client's command, refusing anything malformed with ``bad_command``."""
-    if not isinstance(data, dict) or data.get("type") not in COMMAND_TYPES:
+    kind = data.get("type") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or kind not in COMMAND_TYPES:  # (a list is unhashable)
         raise RuleViolation("bad_command", "A command is an object with a known 'type'.",
                             types=sorted(COMMAND_TYPES))  # fmt: skip
-    cls = COMMAND_TYPES[data["type"]]
+    cls = COMMAND_TYPES[kind]
     names = {_JSON_NAME.get(f.name, f.name) for f in fields(cls)}
     optional = {f.name for f in fields(cls) if f.default is None}
     unknown = set(data) - names - {"type"}
@@ -119,16 +150,16 @@ def decode_command(data: Any) -> Command:
         if key == "type":
             continue
         name = str(_FIELD_NAME.get(key, key))
-        expected = _EXPECTED[name]
-        ok = isinstance(value, expected) and not (isinstance(value, bool) and bool not in expected)
+        value = plain(value)  # (a caller's tuples as JSON's lists)
+        ok = _typed(value, _EXPECTED[name])
         ok = ok or (value is None and name in optional)  # e.g. Reward's unused sector
         if not ok:
             raise RuleViolation("bad_command", f"Field '{key}' has the wrong type.", field=key)
-        kwargs[name] = plain(value)
+        kwargs[name] = _choices(value, key) if name == "choices" else value
     try:
         return cls(**kwargs)
     except TypeError as exc:
-        raise RuleViolation("bad_command", f"Missing field for '{data['type']}'.") from exc
+        raise RuleViolation("bad_command", f"Missing field for '{kind}'.") from exc
 
 
 # --- whole states, for snapshots ---------------------------------------------------------

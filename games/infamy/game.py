@@ -52,6 +52,7 @@ class Infamy(Adapter[GameState]):
     timeout_policies: tuple[str, ...] = TIMEOUT_POLICIES
     error_codes: Mapping[str, str] = errors.CODES
     window_closers: tuple[tuple[str, str], ...] = ()  # no reaction windows (IR-21)
+    reaction_windows: bool = False  # (its sector step is timed, but nobody answers out of turn)
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
     hidden = hidden

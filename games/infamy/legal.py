@@ -52,9 +52,13 @@ class Option:
     variants: tuple[dict[str, Any], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"command": self.command}
-        if self.variants and self.variants != ({},):
-            out["variants"] = [dict(v) for v in self.variants]
+        """As the view lists it (docs/api.md, legal options): ``send``, a command ready to
+        send, and, when there is more than one form, ``variants``: every legal form, each
+        a whole command (with its ``type``), so any of them is sent as it is."""
+        forms = [{"type": self.command, **v} for v in self.variants] or [{"type": self.command}]
+        out: dict[str, Any] = {"command": self.command, "send": forms[0], "ready": True}
+        if forms != [{"type": self.command}]:
+            out["variants"] = forms
         return out
 
 

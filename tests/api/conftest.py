@@ -20,7 +20,6 @@ def _api_settings(settings):
     settings.FB_SCHEDULE_TASKS = False
     settings.FB_COMMAND_RATE = "100000/min"
     settings.FB_AUTH_RATE = "100000/min"
-    settings.FB_AUTH_USERNAME_RATE = "100000/min"
     settings.FB_READ_RATE = "100000/min"
     # Django's default hasher is deliberately slow; the cast's passwords need not be.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

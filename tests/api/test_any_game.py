@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from games.registry import game_names, get_game
+from games.registry import STANDING, game_names, get_game
 from games.service import game_load
-from tests.api.helpers import Player, create_table, seat_all, start
+from tests.api.helpers import API, Player, create_table, seat_all, start
 
 GAMES = list(game_names())
 
@@ -68,6 +68,39 @@ def test_options_the_game_does_not_know_are_refused(alice, game) -> None:
     response = alice.post("/tables", {"game": game, "options": {"no_such_option": 1}})
     assert response.status_code == 400
     assert "no_such_option" in response.json()["extra"]["fields"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_standing_reactions_exist_where_the_game_says_it_has_reaction_windows(
+    alice, bob, carol, staff, game
+) -> None:
+    """One rule for every route of it, before, during and after a game: a game without
+    reaction windows answers 409 no_standing_reactions (it was an undeclared 400
+    bad_options, and 200 with another game's counters before the start and after the
+    end); one with them has the game routes' 409 not_started, and after the end is read,
+    not changed."""
+    has = get_game(game).reaction_windows
+    assert has == (game in STANDING)  # its standing rules are registered with it
+    seats = seats_of(game)
+    game_id = create_table(alice, game=game, seats=seats)["id"]
+
+    def answers() -> list[tuple[int, str | None]]:
+        read = alice.get(f"/games/{game_id}/standing")
+        changed = alice.client.patch(
+            f"{API}/games/{game_id}/standing", {"auto_pass": False}, format="json"
+        )
+        return [(r.status_code, r.json().get("code")) for r in (read, changed)]
+
+    refused = [(409, "no_standing_reactions")] * 2
+    assert answers() == (refused if not has else [(409, "not_started")] * 2)
+    seat_all(game_id, *[bob, carol][: seats - 1])
+    start(alice, game_id)
+    assert answers() == (refused if not has else [(200, None)] * 2)
+    if has:
+        assert alice.get(f"/games/{game_id}/standing").json()["answers"]
+    ruling = staff.post(f"/games/{game_id}/rulings", {"kind": "void", "reason": "ends it"})
+    assert ruling.status_code == 201, ruling.content
+    assert answers() == (refused if not has else [(200, None), (409, "game_over")])
 
 
 def test_an_unknown_game_is_refused(alice) -> None:

@@ -154,6 +154,38 @@ def test_server_sent_events_stream_the_feed(settings, alice, bob, game) -> None:
     assert [int(m["id"]) for m in resumed if "id" in m][0] == version + 1
 
 
+@pytest.mark.parametrize("last", ["4052876706089", "9" * 30, "1" + "0" * 5000])
+def test_any_last_event_id_past_the_end_is_nothing_new_yet(settings, bob, game, last) -> None:
+    """A seq, however large, is a valid place to resume: past the end there is nothing new
+    (13 digits and more were 400; thousands would not even parse)."""
+    settings.FB_SSE_LIFETIME = 0.3
+    messages = _sse(bob.client, f"{API}/games/{game}/events/stream", HTTP_LAST_EVENT_ID=last)
+    assert messages[0] == {"retry": "2000"} and not [m for m in messages if "id" in m]
+    for path in ("events", "events/stream"):
+        if path == "events":
+            feed = bob.get(f"/games/{game}/{path}", after=last)
+            assert feed.status_code == 200 and feed.json()["events"] == [], feed.content
+        else:
+            response = bob.client.get(f"{API}/games/{game}/{path}", {"after": last})
+            assert response.status_code == 200
+            assert not [part for part in collect(response) if part.startswith(b"id:")]
+
+
+def test_a_last_event_id_with_leading_zeros_resumes_where_it_says(settings, bob, game) -> None:
+    settings.FB_SSE_LIFETIME = 0.3
+    messages = _sse(
+        bob.client, f"{API}/games/{game}/events/stream", HTTP_LAST_EVENT_ID="0" * 30 + "2"
+    )
+    assert [int(m["id"]) for m in messages if "id" in m][0] == 3
+
+
+@pytest.mark.parametrize("last", ["-1", "x", "1.5", "\u00b2", "\u0663", "1e3"])
+def test_a_last_event_id_that_is_no_seq_is_invalid(bob, game, last) -> None:
+    response = bob.client.get(f"{API}/games/{game}/events/stream", HTTP_LAST_EVENT_ID=last)
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")
+    assert "Last-Event-ID" in response.json()["extra"]["fields"]
+
+
 def test_the_stream_ends_when_the_game_is_over(alice, bob) -> None:
     table = create_table(alice, seats=2)
     seat_all(table["id"], bob)

@@ -37,7 +37,8 @@ def scheme_ids(value: Any) -> set[str]:
 def sealed_sectors(value: Any, viewer: int | None) -> list[Any]:
     """Every place in ``value`` that names another seat's sector choice: an object with a
     ``seat`` (or ``to_seat``) other than ``viewer`` and a non-null ``sector``,
-    ``accomplice_sector`` or ``accomplice``, or a ``choose_sector`` command."""
+    ``accomplice_sector`` or ``accomplice``, or a ``choose_sector`` command. The viewer's
+    own ``legal`` options (whole commands it may send) name no other seat's choice."""
     found = []
     stack = [value]
     while stack:
@@ -50,7 +51,7 @@ def sealed_sectors(value: Any, viewer: int | None) -> list[Any]:
                 found.append(item)
             if item.get("type") == "choose_sector" and item.get("seat") != viewer:
                 found.append(item)
-            stack.extend(item.values())
+            stack.extend(v for k, v in item.items() if k != "legal")
         elif isinstance(item, list):
             stack.extend(item)
     return found
@@ -113,10 +114,11 @@ def bot_move(game_id: Any, seat: int, seed: str) -> dict[str, Any]:
 
 
 def in_legal(command: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
-    rest = {k: v for k, v in command.items() if k != "type"}
+    """``command`` is one of the whole commands ``legal`` offers (a variant, or the send of
+    an option with one form)."""
     for option in legal:
         if option["command"] == command["type"]:
-            return rest in option.get("variants", [{}])
+            return command in option.get("variants", [option["send"]])
     return False
 
 
@@ -210,20 +212,20 @@ def test_a_committed_choice_cannot_be_undone_once_another_choice_is_revealed(ali
     for seat, player in enumerate(cast):
         legal = player.state(game_id)["state"]["legal"]
         (option,) = [o for o in legal if o["command"] == "choose_sector"]
-        choices[seat] = option["variants"][0]
+        choices[seat] = option["variants"][0]  # a whole command, sent as it is
     # alice commits and may take it back while nobody else has acted: nothing was shown
-    assert alice.command(game_id, {"type": "choose_sector", **choices[0]}).status_code == 201
+    assert alice.command(game_id, choices[0]).status_code == 201
     assert alice.state(game_id)["undo_available"] is True
     assert alice.post(f"/games/{game_id}/undo", key=str(uuid.uuid4())).status_code == 201
     assert alice.state(game_id)["state"]["players"][0]["chosen"] is False
-    assert alice.command(game_id, {"type": "choose_sector", **choices[0]}).status_code == 201
+    assert alice.command(game_id, choices[0]).status_code == 201
     # bob commits: alice's choice is no longer her last move to take back
-    assert bob.command(game_id, {"type": "choose_sector", **choices[1]}).status_code == 201
+    assert bob.command(game_id, choices[1]).status_code == 201
     refused = alice.post(f"/games/{game_id}/undo", key=str(uuid.uuid4()))
     assert refused.status_code in (409, 422) and refused.json()["code"] == "other_seat_acted"
     # carol's commitment reveals every card: nobody may take it back
     version = event_count(game_id)
-    assert carol.command(game_id, {"type": "choose_sector", **choices[2]}).status_code == 201
+    assert carol.command(game_id, choices[2]).status_code == 201
     assert carol.state(game_id)["undo_available"] is False
     refused = carol.post(f"/games/{game_id}/undo", key=str(uuid.uuid4()))
     assert refused.json()["code"] in ("undo_after_reveal", "undo_reveals_cards"), refused.json()

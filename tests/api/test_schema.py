@@ -104,6 +104,17 @@ def test_operations_document_their_errors(schema) -> None:
     assert "Idempotency-Key" in headers
 
 
+def test_the_standing_routes_declare_every_answer(schema) -> None:
+    path = schema["paths"]["/api/v1/games/{game_id}/standing"]
+    for method in ("get", "patch"):
+        responses = path[method]["responses"]
+        assert {"200", "403", "404", "409"} <= set(responses), method
+        for code in ("no_standing_reactions", "not_started"):
+            assert f"`{code}`" in responses["409"]["description"], (method, code)
+        assert "`bad_options`" not in str(responses), method
+    assert "`game_over`" in path["patch"]["responses"]["409"]["description"]
+
+
 def test_the_docs_page_is_served_without_a_cdn(client) -> None:
     response = client.get(f"{API}/docs")
     assert response.status_code == 200

@@ -115,19 +115,23 @@ def test_only_your_own_seat(mallory, staff, game) -> None:
     assert (missing.status_code, missing.json()["code"]) == (404, "game_not_found")
 
 
-def test_end_of_turn_needs_a_started_game_and_nothing_changes_after_the_end(
+def test_standing_reactions_need_a_started_game_and_nothing_changes_after_the_end(
     alice, bob, carol
 ) -> None:
     table = create_table(alice, seats=2)
-    response = change(alice, table["id"], {"pass_all": {"end_of_turn": True}})
-    assert (response.status_code, response.json()["code"]) == (409, "not_started")
-    assert change(alice, table["id"], {"auto_pass": False}).status_code == 200  # before start
+    for body in ({"pass_all": {"end_of_turn": True}}, {"auto_pass": False}):
+        response = change(alice, table["id"], body)
+        assert (response.status_code, response.json()["code"]) == (409, "not_started")
+    read = alice.get(f"/games/{table['id']}/standing")  # like every game route (was 200)
+    assert (read.status_code, read.json()["code"]) == (409, "not_started")
+    assert not StandingPreference.objects.filter(game_id=table["id"]).exists()
     seat_all(table["id"], bob)
     start(alice, table["id"])
     bob.post(f"/games/{table['id']}/resign", key=str(uuid.uuid4()))
     assert Table.objects.get(id=table["id"]).status == "finished"
     response = change(alice, table["id"], {"auto_pass": True})
     assert (response.status_code, response.json()["code"]) == (409, "game_over")
+    assert standing(alice, table["id"])["version"] == 0  # still read after the end
 
 
 def test_a_standing_pass_is_private_and_appends_nothing(alice, bob, carol, game) -> None:

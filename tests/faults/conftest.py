@@ -73,7 +73,8 @@ def base_env(**overrides: str) -> dict[str, str]:
         FB_BOTS_INLINE="true",
         FB_COMMAND_RATE="100000/min",
         FB_AUTH_RATE="100000/min",
-        FB_AUTH_USERNAME_RATE="100000/min",
+        FB_SIGN_IN_FAILURES="0",  # (no limit: tests/faults/test_sign_in_limits.py sets its own)
+        FB_SIGN_IN_ADDRESS_FAILURES="0",
         FB_READ_RATE="1000000/min",
         HEALTH_BROKER_TIMEOUT="3",
         FB_WEB_THREADS="4",

@@ -58,6 +58,28 @@ def test_a_malformed_command_is_refused_logged_and_refused_again(game) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_a_command_with_a_nul_character_is_refused_and_logged_as_a_summary(game) -> None:
+    """PostgreSQL's JSON holds no NUL: such a command is no game's, and logging it whole
+    failed (a 500 over the API)."""
+    table = started(game)
+    seat = awaited(table)[0]
+    move = a_move(table, seat)
+    version = loaded(table).version
+    nul_typed = {**move, "type": f"{move['type']}\x00"}
+    for command in ({**move, "x\x00": 1}, {**move, "x": "\x00"}, nul_typed):
+        key = uuid.uuid4()
+        with pytest.raises(ServiceError) as refused:
+            play(table, seat, command, command_id=key)
+        assert refused.value.code == "bad_command", command
+        record = CommandRecord.objects.get(stream_id=table.id, command_id=key)
+        assert record.outcome == CommandRecord.REFUSED and "_summary" in record.command
+        with pytest.raises(ServiceError) as again:
+            play(table, seat, command, command_id=key)
+        assert again.value.code == "bad_command" and getattr(again.value, "replayed", False)
+    assert loaded(table).version == version
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_bots_play_a_game_to_its_end_and_the_record_verifies(game) -> None:
     table = started(game, humans=0, bots=2, seed=f"bots-{game}")
     table.refresh_from_db()

@@ -59,7 +59,6 @@ def _web_settings(settings):
     # Short long-polls: the live server's threads then finish soon after a test ends.
     settings.FB_WEB_FEED_WAIT = 2
     settings.FB_AUTH_RATE = "10000/min"
-    settings.FB_AUTH_USERNAME_RATE = "10000/min"
     settings.FB_READ_RATE = "100000/min"
     settings.FB_COMMAND_RATE = "10000/min"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -19,7 +19,7 @@ from games.infamy import (
 )
 from games.infamy.bots import HeuristicBot, RandomBot
 from games.infamy.codec import decode_command, encode_command
-from games.infamy.commands import ChooseSector, MoveWatchdog, Place
+from games.infamy.commands import ChooseSector, MoveWatchdog, Place, PlayScheme
 from games.infamy.definition import (
     http_status,
     setup_from_started,
@@ -61,6 +61,42 @@ def test_commands_round_trip_and_malformed_ones_are_refused() -> None:
         with pytest.raises(RuleViolation) as info:
             decode_command(bad)
         assert info.value.code == "bad_command"
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": []},  # unhashable: was a TypeError (a 500 over the API)
+        {"type": {}},
+        {"type": 1.5},
+        {"type": "play_scheme", "card": "h14", "choices": {"give": 1, "take": []}},
+        {"type": "play_scheme", "card": "h14", "choices": {"give": "ab", "take": "cd"}},
+        {"type": "play_scheme", "card": "h14", "choices": {"give": [[]], "take": [{}]}},
+        {"type": "play_scheme", "card": "m17", "choices": {"from": 4, "to": []}},
+        {"type": "play_scheme", "card": "m17", "choices": {"from": 4.0, "to": 1}},
+        {"type": "play_scheme", "card": "t15", "choices": {"rival": False}},  # not seat 0
+        {"type": "play_scheme", "card": "m14", "choices": {"jobs": 0}},
+        {"type": "play_scheme", "card": "m14", "choices": {"no_such_choice": 1}},
+        {"type": "place", "figure": "own", "space": "job", "choices": {"sabotage": ["j1"]}},
+        {"type": "place", "figure": "own", "space": "job", "choices": []},
+        {"type": "choose_sector", "sector": float("nan")},
+        {"type": "choose_sector", "sector": 2, "accomplice": True},
+    ],
+)
+def test_wrongly_typed_values_anywhere_in_a_command_are_bad_commands(bad) -> None:
+    with pytest.raises(RuleViolation) as info:
+        decode_command(bad)
+    assert info.value.code == "bad_command"
+
+
+def test_choices_keep_what_the_rules_read() -> None:
+    command = decode_command(
+        {"type": "play_scheme", "card": "h14", "choices": {"give": ["data"], "take": ["weapon"]}}
+    )
+    assert command == PlayScheme("h14", {"give": ["data"], "take": ["weapon"]})
+    place = {"type": "place", "figure": "own", "space": "job", "job": "j12", "faction": "pkd",
+             "choices": {"sabotage": None, "deck": "pkd"}}  # fmt: skip
+    assert decode_command(place) == Place("own", "job", "j12", "pkd", place["choices"])
 
 
 @pytest.mark.parametrize("seed", ["v1"])

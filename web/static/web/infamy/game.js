@@ -133,9 +133,11 @@ function option(name) {
   return (doc.state.legal || []).find((o) => o.command === name) || null;
 }
 
+/* An option's forms without their `type` (each variant is a whole command; the forms and
+   buttons below vary the other fields and add the type back when sending). */
 function variants(name) {
   const o = option(name);
-  return o ? o.variants || [{}] : [];
+  return o ? (o.variants || [{}]).map(({ type, ...rest }) => rest) : [];
 }
 
 /* {"figure": "own", "choices": {"deck": "pkd"}} -> {"figure": "own", "choices.deck": "pkd"} */
