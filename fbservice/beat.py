@@ -22,6 +22,7 @@ own.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import time
@@ -33,6 +34,9 @@ from celery import beat
 
 HEARTBEAT_SUFFIX = ".sent"
 DEFAULT_MAX_AGE = 30.0
+STILL_FAILING_EVERY = 60.0  # seconds between the lines saying sends still fail
+
+log = logging.getLogger(__name__)
 
 
 def heartbeat_file(schedule_file: str) -> Path:
@@ -49,10 +53,42 @@ class Scheduler(beat.Scheduler):  # type: ignore[misc]  # Celery ships no types
         heartbeat_file(self.schedule_filename).parent.mkdir(parents=True, exist_ok=True)
         super().__init__(*args, **kw)
 
+    failing_since: float | None = None  # monotonic time of the first failed send in a row
+    failing_said: float = 0.0
+
     def apply_async(self, entry: Any, producer: Any = None, advance: bool = True, **kw: Any) -> Any:
         result = super().apply_async(entry, producer=producer, advance=advance, **kw)
         heartbeat_file(self.schedule_filename).touch()
         return result
+
+    def apply_entry(self, entry: Any, producer: Any = None) -> None:
+        """Celery's, but a send that fails (the broker is away: every FB_SWEEP_SECONDS
+        while it is) is one WARNING line, then one a minute, and never a traceback: Celery
+        logged each at ERROR with two (its stack and the exception's). Nothing is lost by
+        a missed sweep: the workers sweep on their own and the clock loops keep deadlines
+        from PostgreSQL alone."""
+        try:
+            self.apply_async(entry, producer=producer, advance=False)
+        except Exception as exc:  # whatever the transport raises; the next tick retries
+            self._send_failed(entry, exc)
+        else:
+            if self.failing_since is not None:
+                down = time.monotonic() - self.failing_since
+                log.warning("beat: sending %s again, after %.0fs of failed sends", entry.name, down)
+                self.failing_since = None
+
+    def _send_failed(self, entry: Any, exc: Exception) -> None:
+        now = time.monotonic()
+        reason = f"{type(exc).__name__}: {exc}".strip()
+        if self.failing_since is None:
+            self.failing_since = self.failing_said = now
+            log.warning("beat: cannot send %s (%s); retrying each tick", entry.name, reason)
+        elif now - self.failing_said >= STILL_FAILING_EVERY:
+            self.failing_said = now
+            log.warning(
+                "beat: still cannot send %s, for %.0fs (%s)",
+                entry.name, now - self.failing_since, reason,
+            )  # fmt: skip
 
     @property
     def info(self) -> str:

@@ -2,9 +2,11 @@
 
 import logging
 import os
+import warnings
 from typing import Any
 
 from celery import Celery
+from celery.exceptions import CPendingDeprecationWarning
 from celery.signals import task_postrun, task_prerun, worker_process_init
 
 from fbservice import broker
@@ -62,3 +64,32 @@ def _about_the_sweep(args: Any) -> bool:
 
 for _name in QUIET_LOGGERS:
     logging.getLogger(_name).addFilter(QuietSweeps())
+
+
+class LostAcks(logging.Filter):
+    """kombu logs an acknowledgement that failed because the broker went away as CRITICAL,
+    with a traceback ("Couldn't ack ..., reason: ConnectionError"). Nothing is wrong with
+    the task: it is acknowledged late (CELERY_TASK_ACKS_LATE), so the broker delivers it
+    again and it runs again, and every task here is idempotent. One WARNING line says so."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith(("Couldn't ack", "Couldn't reject")):
+            return True
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.msg = str(record.msg) + " (the broker went away; it delivers the task again)"
+        record.exc_info = record.exc_text = None
+        return True
+
+
+# kombu.message.Message.ack_log_error logs through the logger the worker's request gives it.
+logging.getLogger("celery.worker.request").addFilter(LostAcks())
+
+
+# At every lost broker connection Celery 5 warns that Celery 6 will cancel the tasks still
+# running (worker_cancel_long_running_tasks_on_connection_loss). We keep 5's behaviour on
+# purpose (settings.py): our tasks take milliseconds and are idempotent, so letting one
+# finish costs nothing, its lost acknowledgement is one line (LostAcks) and the broker
+# delivers it again. The warning, at WARNING with its paragraph each time, says nothing.
+warnings.filterwarnings(
+    "ignore", message=r"\s*In Celery 5\.1 we introduced", category=CPendingDeprecationWarning
+)

@@ -201,6 +201,9 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_TASK_DEFAULT_QUEUE", "celery"
 CELERY_TASK_ACKS_LATE = True
 # A pool process that dies mid-task (OOM, SIGKILL) gets its task re-queued, not acked.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A task running when the broker connection is lost finishes (it takes milliseconds); its
+# acknowledgement is lost and the broker delivers it again (fbservice/celery.py).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # Each process reserves one ready task at a time: a killed worker strands few of them
 # (countdown tasks are held apart from this limit; Celery raises the QoS for them).
 CELERY_WORKER_PREFETCH_MULTIPLIER = envint("CELERY_WORKER_PREFETCH_MULTIPLIER", 1)

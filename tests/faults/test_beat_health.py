@@ -64,6 +64,13 @@ def test_the_check_follows_whether_beat_reaches_the_broker(beat) -> None:
     assert "ago" in check(schedule).stdout
     broker.start()
     wait_until(lambda: check(schedule).returncode == 0, 60, "beat healthy again", tail())
+    # Through the outage: one line when sends start failing, one when they work again, and
+    # no traceback (Celery logged each failed send, every tick, at ERROR with two).
+    wait_until(lambda: "again, after" in log.read_text(), 10, "the recovery line", tail())
+    text = log.read_text()
+    assert "Traceback" not in text and "ERROR" not in text and "CRITICAL" not in text, text
+    assert text.count("beat: cannot send fb-sweep") == 1, text
+    assert text.count("beat: sending fb-sweep again, after") == 1, text
 
 
 def test_a_beat_that_never_sent_anything_is_unhealthy(tmp_path: Path) -> None:
