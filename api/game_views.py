@@ -151,11 +151,11 @@ class ResignView(ApiView):
     def post(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id, started=False)
         access.require_seat()
+        key = idempotency_key(request)  # a bad request is refused as such first
         try:  # not every game has one (Goofspiel's seats bid to the end)
             access.definition.decode_command(RESIGN)
         except RuleViolation:
             raise ServiceError("no_resign", game=access.table.game) from None
-        key = idempotency_key(request)
         outcome = _execute(request, access, RESIGN, key)
         return _command_result(access, outcome)
 
