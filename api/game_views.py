@@ -26,6 +26,8 @@ from api.serializers import (
 )
 from api.throttles import CommandRateThrottle
 from games import reads
+from games.core import RuleViolation
+from games.errors import ServiceError
 from games.reads import Access, access_for, parse_game_id
 from games.service import CommandOutcome, clock_ms, game_command_execute, game_undo
 
@@ -128,6 +130,9 @@ class CommandView(ApiView):
         return _command_result(access, outcome)
 
 
+RESIGN = {"type": "resign"}
+
+
 class ResignView(ApiView):
     body_limit_setting = "FB_MAX_COMMAND_BYTES"
     takes_body = False
@@ -136,8 +141,9 @@ class ResignView(ApiView):
     @extend_schema(
         tags=["games"],
         summary='Resign (the command {"type": "resign"})',
-        description="No body. Your mobsters go to the graveyard and your hand is "
-        "discarded; the game goes on without you.",
+        description="No body. What resigning does is the game's (Family Business: your "
+        "mobsters go to the graveyard and your hand is discarded; the game goes on without "
+        "you). A game without a resign command answers 409 `no_resign`.",
         parameters=[GAME_ID, schema.IDEMPOTENCY_KEY, schema.REQUEST_ID],
         request=None,
         responses={201: schema.CommandResultSerializer},
@@ -145,8 +151,12 @@ class ResignView(ApiView):
     def post(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id, started=False)
         access.require_seat()
-        key = idempotency_key(request)
-        outcome = _execute(request, access, {"type": "resign"}, key)
+        key = idempotency_key(request)  # a bad request is refused as such first
+        try:  # not every game has one (Goofspiel's seats bid to the end)
+            access.definition.decode_command(RESIGN)
+        except RuleViolation:
+            raise ServiceError("no_resign", game=access.table.game) from None
+        outcome = _execute(request, access, RESIGN, key)
         return _command_result(access, outcome)
 
 

@@ -2,10 +2,13 @@
 description, errors and links.
 
 The serializers here document what the views return (the views build plain dicts from the
-engine's projection); the typed engine parts (commands, events, options, error data) come
-from ``api.contract``. ``postprocess`` (a drf-spectacular hook) finishes the schema from
-the table ``OPERATIONS``: one place says every operation's id and the codes it answers
-with, so each error status lists exactly that operation's codes.
+engine's projection). The per-game parts (a game's state and its `legal` options, event
+`data`, commands) come from the registry: a game with a typed contract
+(``games.registry.CONTRACTS``) gets its components from it; any other game gets an open
+shape (the fields every game shares, others allowed) until it is typed. ``postprocess``
+(a drf-spectacular hook) adds them, and finishes the schema from the table ``OPERATIONS``:
+one place says every operation's id and the codes it answers with, so each error status
+lists exactly that operation's codes.
 """
 
 from __future__ import annotations
@@ -23,12 +26,17 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from api.errors import ALL_CODES, RULE_CODES, status_of
+from api.game_schema import add_game_components
 from api.serializers import Serializer
 from fbservice.http_limits import REFUSALS
-from games.registry import CONTRACTS
+from games.registry import GAMES
 
-contract = CONTRACTS["family_business"]
-JsonSchema = dict[str, Any]  # Family Business's typed commands and events
+JsonSchema = dict[str, Any]
+
+
+def ref(name: str) -> JsonSchema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
 
 _REASONS = {
     400: "Bad request",
@@ -60,15 +68,60 @@ def _code_table() -> str:
 
 
 def typed_json(schema: JsonSchema, **kwargs: Any) -> Any:
-    """A JSON field documented by a raw schema (usually a ``contract.ref``). Typed Any: a
+    """A JSON field documented by a raw schema (usually a ``ref``). Typed Any: a
     document's field may be called ``data``, which a ``Serializer`` has as a property."""
     field_class = extend_schema_field(schema)(type("TypedJSONField", (serializers.JSONField,), {}))
     return field_class(**kwargs)
 
 
+SEAT: JsonSchema = {
+    "type": "integer",
+    "minimum": 0,
+    "maximum": max(game.max_players for game in GAMES.values()) - 1,
+}
 VIEWER: JsonSchema = {
-    "oneOf": [contract.SEAT, {"type": "string", "enum": ["spectator", "staff"]}],
+    "oneOf": [SEAT, {"type": "string", "enum": ["spectator", "staff"]}],
     "description": 'Your seat number, "spectator" or "staff".',
+}
+
+
+# The service's keys of an error's `extra`, typed; a game's refusal adds its own (its rules
+# document lists them), open here: the envelope does not say which game refused.
+ERROR_EXTRA: JsonSchema = {
+    "type": "object",
+    "description": "Structured data of an error; which keys appear depends on the `code` "
+    "(docs/api.md#errors). A game's refusals add the game's own keys (its rules document).",
+    "properties": {
+        "fields": {
+            "description": "`invalid`: each field's error messages (nested for nested "
+            "fields); `bad_command`: the fields at fault.",
+            "anyOf": [
+                {"type": "object", "additionalProperties": True},
+                {"type": "array", "items": {"type": "string"}},
+            ],
+        },
+        "errors": {"type": "array", "items": {}, "description": "`invalid`: the messages."},
+        "field": {"type": "string", "description": "`bad_options`, `bad_command`: the field."},
+        "current_version": {"type": "integer", "description": "`stale_version`."},
+        "expected_version": {"type": "integer", "description": "`stale_version`."},
+        "retry_after": {
+            "type": ["number", "null"],
+            "description": "`rate_limited`, `too_many_failed_sign_ins`: seconds to wait "
+            "(also the `Retry-After` header).",
+        },
+        "per": {
+            "type": "string",
+            "enum": ["username", "address"],
+            "description": "`too_many_failed_sign_ins`: the limit your address is over: "
+            "failures for this username, or for any.",
+        },
+        "limit": {
+            "type": "integer",
+            "description": "`too_many_feeds`, `too_many_failed_sign_ins`, `json_too_deep`, "
+            "`body_too_large`: the limit.",
+        },
+    },
+    "additionalProperties": True,
 }
 
 
@@ -78,7 +131,7 @@ class ErrorSerializer(Serializer):
         help_text="Stable machine code; its HTTP status is fixed:\n\n" + _code_table(),
     )
     message = serializers.CharField(help_text="For people; may change.")
-    extra = typed_json(contract.ref("ErrorExtra"))
+    extra = typed_json(ref("ErrorExtra"))
 
     class Meta:
         ref_name = "Error"
@@ -182,7 +235,7 @@ class GameViewSerializer(Serializer):
     legal = typed_json(
         {
             "type": "array",
-            "items": contract.ref("Option"),
+            "items": ref("Option"),
             "description": "What your seat may do now (seats only); each option's `send` "
             "is a command to POST.",
         },
@@ -299,7 +352,8 @@ class GameDocumentSerializer(Serializer):
 class EventSerializer(Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField(
-        help_text="`family_business.<Event>` (docs/rules.md#events) or `stream.Undone`."
+        help_text="`<game>.<Event>` (each game's rules document lists its events) or "
+        "`stream.Undone`."
     )
     actor = serializers.CharField(help_text="`user:<id>`, `bot:<seat>` or `system`.")
     origin = serializers.ChoiceField(
@@ -313,7 +367,7 @@ class EventSerializer(Serializer):
     schema_version = serializers.IntegerField(
         help_text="The version of the event's `data` shape (as in the export)."
     )
-    data = typed_json(contract.ref("EventData"))
+    data = typed_json(ref("EventData"))
 
     class Meta:
         ref_name = "Event"
@@ -464,7 +518,7 @@ class RecordEventSerializer(Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField()
     schema_version = serializers.IntegerField()
-    data = typed_json(contract.ref("EventData"))
+    data = typed_json(ref("EventData"))
     payload = serializers.DictField(
         help_text="`data` as stored (without `type`): what the hashes cover and "
         "`games.verify` reads."
@@ -781,7 +835,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         SIGNED_IN + UNSAFE + STARTED + COMMAND + ENGINE + ("stale_version",),
     ),
     ("post", "/api/v1/games/{game_id}/resign"): Operation(
-        "games_resign", SIGNED_IN + UNSAFE + STARTED + COMMAND + ("not_in_game",)
+        "games_resign", SIGNED_IN + UNSAFE + STARTED + COMMAND + ("not_in_game", "no_resign")
     ),
     ("post", "/api/v1/games/{game_id}/undo"): Operation(
         "games_undo",
@@ -902,7 +956,7 @@ def _error_response(op: Operation, code_status: int, old: dict[str, Any] | None)
     codes = sorted({c for c in (*op.codes, *op.common) if status_of(c) == code_status})
     listed = ", ".join(f"`{c}`" for c in codes)
     content = dict((old or {}).get("content") or {})
-    content["application/json"] = {"schema": contract.ref("Error")}
+    content["application/json"] = {"schema": ref("Error")}
     return {
         "description": f"{_REASONS.get(code_status, 'Error')}. Codes: {listed}.",
         "content": content,
@@ -941,9 +995,10 @@ def _operations(schema: dict[str, Any]) -> list[dict[str, Any]]:
 def postprocess(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
-    """drf-spectacular's last step: the engine's typed components, operation ids, every
+    """drf-spectacular's last step: every game's components, operation ids, every
     operation's error statuses with its codes, the auth schemes, and links."""
-    result["components"]["schemas"].update(contract.components())
+    add_game_components(result["components"]["schemas"], VIEWER)
+    result["components"]["schemas"]["ErrorExtra"] = ERROR_EXTRA
     result["components"]["securitySchemes"] = SECURITY_SCHEMES
     authenticated: list[dict[str, list[str]]] = [
         {"tokenAuth": []},

@@ -247,7 +247,7 @@ class TableListQuerySerializer(QuerySerializer):
 # --- games -------------------------------------------------------------------------------
 
 
-@extend_schema_field({"$ref": "#/components/schemas/Command"})  # api.contract
+@extend_schema_field({"$ref": "#/components/schemas/AnyCommand"})  # api.game_schema
 class CommandField(serializers.JSONField):
     """An engine command; ``codec.decode_command`` checks it (400 bad_command)."""
 
@@ -258,9 +258,8 @@ MAX_VERSION = 2**31 - 1
 
 class CommandRequestSerializer(StrictSerializer):
     command = CommandField(
-        help_text='An engine command, e.g. {"type": "play", "card": "c07", "targets": '
-        '["bugs-moran"]}: play, counter, pass, resign; on advanced tables also draw, '
-        "use_butcher, unforgiving, end_turn; see docs/rules.md#commands."
+        help_text="A command of the table's game, with its `type` (each game's rules "
+        "document lists its commands; a `legal` option's `send` is one, ready to send)."
     )
     expected_version = StrictIntegerField(
         min_value=0,

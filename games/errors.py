@@ -74,6 +74,7 @@ SERVICE: dict[str, Code] = {
         409,
         "This game has no reaction windows answered out of turn, so no standing reactions.",
     ),
+    "no_resign": Code(409, "This game has no resign command: play it to its end."),
     # reviews (games.reviews): annotations and rulings
     "annotation_not_allowed": Code(
         403,

@@ -205,11 +205,13 @@ def state_view(
     over_now = definition.status(state).over
     if (revealed or decided is not None) and not over_now:
         out = definition.view(state, "staff", now=now)
+        out["game"] = definition.name
         out["viewer"] = access.viewer
         out["revealed"] = True
         out["seed"] = access.table.seed
         return out if decided is None else ruled_view(out, decided)
     out = definition.view(state, access.viewer, now=now)
+    out["game"] = definition.name  # every game's state names it: the schema tells them apart
     out["revealed"] = over_now
     return out
 

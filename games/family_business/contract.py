@@ -4,8 +4,9 @@ The engine's commands and events are frozen dataclasses (``games.family_business
 JSON forms are what ``codec`` and ``view`` make of them. This module turns those
 dataclasses into OpenAPI component schemas, so the contract cannot drift from the code:
 a command union with a ``type`` discriminator, one schema per event (as each viewer sees
-it: hidden cards are ``null`` with a ``count``), the ``legal`` options with their typed
-``choices`` and ready-to-send ``send`` command, and the error envelope's ``extra``.
+it: hidden cards are ``null`` with a ``count``), and the ``legal`` options with their typed
+``choices`` and ready-to-send ``send`` command. (The error envelope's ``extra`` is the
+service's, ``api.schema.ERROR_EXTRA``: it does not say which game refused.)
 
 ``components()`` is added to the schema by ``api.schema.postprocess``; serializer fields
 point at the components with ``ref()``.
@@ -363,61 +364,6 @@ OPTION: JsonSchema = {
     "additionalProperties": False,
 }
 
-# --- errors --------------------------------------------------------------------------------
-
-ERROR_EXTRA: JsonSchema = {
-    "type": "object",
-    "description": "Structured data of an error; which keys appear depends on the `code` "
-    "(docs/api.md#errors). Other keys may appear with engine refusals.",
-    "properties": {
-        "fields": {
-            "description": "`invalid`: each field's error messages (nested for nested "
-            "fields); `bad_command`: the fields at fault.",
-            "anyOf": [
-                {"type": "object", "additionalProperties": True},
-                {"type": "array", "items": {"type": "string"}},
-            ],
-        },
-        "errors": {"type": "array", "items": {}, "description": "`invalid`: the messages."},
-        "field": {"type": "string", "description": "`bad_command`: the field at fault."},
-        "types": {
-            "type": "array",
-            "items": {"type": "string"},
-            "description": "`bad_command`: the command types.",
-        },
-        "current_version": {"type": "integer", "description": "`stale_version`."},
-        "expected_version": {"type": "integer", "description": "`stale_version`."},
-        "winning_seq": {"type": "integer", "description": "`window_closed`: the counter."},
-        "closed_seq": {"type": "integer", "description": "`window_closed`: the closing."},
-        "retry_after": {
-            "type": ["number", "null"],
-            "description": "`rate_limited`, `too_many_failed_sign_ins`: seconds to wait "
-            "(also the `Retry-After` header).",
-        },
-        "per": {
-            "type": "string",
-            "enum": ["username", "address"],
-            "description": "`too_many_failed_sign_ins`: the limit your address is over: "
-            "failures for this username, or for any.",
-        },
-        "choices": {
-            "type": "array",
-            "items": {"type": "string"},
-            "description": "`illegal_target`: what could be named.",
-        },
-        "limit": {
-            "type": "integer",
-            "description": "`too_many_feeds`, `too_many_failed_sign_ins`, `json_too_deep`, "
-            "`body_too_large`: the limit.",
-        },
-        "seat": {"type": "integer"},
-        "window": {"type": "string"},
-        "card": {"type": "string"},
-        "mobster": {"type": ["string", "null"]},
-    },
-    "additionalProperties": True,
-}
-
 
 def components() -> dict[str, JsonSchema]:
     """Every component this module defines, by name."""
@@ -428,5 +374,4 @@ def components() -> dict[str, JsonSchema]:
     out["UndoneEvent"] = UNDONE_SCHEMA
     out["Choices"] = CHOICES
     out["Option"] = OPTION
-    out["ErrorExtra"] = ERROR_EXTRA
     return out

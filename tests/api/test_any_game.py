@@ -186,3 +186,12 @@ def test_goofspiel_is_played_to_its_end_over_the_api(alice, bob) -> None:
     assert final["table"]["status"] == "finished"
     export = alice.get(f"/games/{game_id}/export")
     assert export.status_code == 200 and export.json()["seed"]
+
+
+def test_resigning_at_a_game_without_a_resign_command_is_409_no_resign(alice, bob) -> None:
+    """Found by schemathesis: POST /resign at a Goofspiel table was a 400 bad_command."""
+    game_id = goofspiel(alice, bob)
+    version = alice.state(game_id)["version"]
+    answer = alice.post(f"/games/{game_id}/resign", key=str(uuid.uuid4()))
+    assert (answer.status_code, answer.json()["code"]) == (409, "no_resign")
+    assert alice.state(game_id)["version"] == version  # nothing appended

@@ -25,7 +25,7 @@ from games.family_business.evolve import evolve, replay
 from games.family_business.rules import SYSTEM, decide
 from games.family_business.setup import Options, setup_events
 from games.family_business.view import redact_event, view
-from games.registry import CONTRACTS
+from games.registry import CONTRACTS, GAMES
 from tests.api.helpers import API, create_table, play_contract, seat_all, start, undoable_game
 
 contract = CONTRACTS["family_business"]  # Family Business's typed commands and events
@@ -107,7 +107,7 @@ def test_bounds_formats_and_strict_bodies_are_declared(schema) -> None:
     assert body["additionalProperties"] is False
     assert body["properties"]["expected_version"]["minimum"] == 0
     assert body["properties"]["expected_version"]["maximum"] == 2**31 - 1
-    assert body["properties"]["command"]["allOf"] == [{"$ref": "#/components/schemas/Command"}]
+    assert body["properties"]["command"]["allOf"] == [{"$ref": "#/components/schemas/AnyCommand"}]
     feed = schema["paths"]["/api/v1/games/{game_id}/events"]["get"]["parameters"]
     wait = next(p for p in feed if p["name"] == "wait")
     assert wait["schema"]["maximum"] == 25
@@ -116,6 +116,40 @@ def test_bounds_formats_and_strict_bodies_are_declared(schema) -> None:
     assert schema["openapi"].startswith("3.1")
     # nullable as 3.1 has it: no "nullable" keyword anywhere
     assert "nullable" not in yaml.safe_dump(schema)
+
+
+def test_every_game_has_its_state_events_and_commands_in_the_schema(schema) -> None:
+    """The typed game keeps its components; another game's answers get an open shape,
+    chosen by the game: a state by its `game`, an event by its type's prefix."""
+    components = schema["components"]["schemas"]
+    mapping = components["GameState"]["discriminator"]["mapping"]
+    assert set(mapping) == set(GAMES)
+    for name in CONTRACTS:
+        assert mapping[name] == "#/components/schemas/GameView"
+    state = validator(schema, "GameState")
+    open_state = {"viewer": 0, "players": [{}], "awaiting": [0], "over": False, "winners": []}
+    open_state |= {"revealed": False, "round": 1, "legal": [{"send": {"type": "x"}, "ready": True}]}
+    for name in set(GAMES) - set(CONTRACTS):
+        state.validate({**open_state, "game": name})
+        for typed in CONTRACTS:  # a typed game's state is its contract's, not open
+            with pytest.raises(jsonschema.ValidationError):
+                state.validate({**open_state, "game": typed})
+        with pytest.raises(jsonschema.ValidationError):
+            state.validate({**open_state, "game": name, "legal": [{"ready": True}]})
+    feed = validator(schema, "Feed")
+    event = {"seq": 1, "actor": "system", "origin": None, "recorded_at": "2025-01-01T00:00:00Z"}
+    event |= {"schema_version": 1, "data": {"type": "Anything", "n": 1}}
+    page = {"version": 1, "has_more": False, "revealed": False, "finished": False}
+    page |= {"server_time": 0}
+    for name in set(GAMES) - set(CONTRACTS):
+        feed.validate({**page, "events": [{**event, "type": f"{name}.Anything"}]})
+    for name in CONTRACTS:  # a typed game's events are typed
+        with pytest.raises(jsonschema.ValidationError):
+            feed.validate({**page, "events": [{**event, "type": f"{name}.Anything"}]})
+    command = validator(schema, "AnyCommand")
+    command.validate({"type": "bid", "round": 1, "card": 3})
+    with pytest.raises(jsonschema.ValidationError):
+        command.validate({"round": 1})
 
 
 def test_the_command_union_has_every_client_command_with_a_discriminator(schema) -> None:

@@ -3,7 +3,9 @@ conforms to the schema (status code, content type, headers, body).
 
 The server is gunicorn on the test database; requests carry the token of a user seated at
 a started game, whose id most examples use as their path parameter (random ids get their
-share too). Examples are bounded and derandomized, so a run is quick and repeatable.
+share too). Both runs are made once per registered game, so every game's answers are
+checked against the schema (its typed contract, or its open shape until it has one).
+Examples are bounded and derandomized, so a run is quick and repeatable.
 
 Two routes are special-cased: ``DELETE /auth/token`` (it would revoke the fuzzer's own
 token) and ``DELETE /auth/session`` run last; the server-sent events stream and the
@@ -17,7 +19,6 @@ from pathlib import Path
 
 import pytest
 import schemathesis
-from django.contrib.auth.models import User
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
 from rest_framework.authtoken.models import Token
@@ -30,7 +31,9 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from tests.service.helpers import hand_stack, human_table
+from games.models import Table
+from games.registry import game_names, get_game
+from tests.generic.helpers import started
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,6 +47,15 @@ CHECKS = [
 POSITIVE_EXAMPLES = 12
 NEGATIVE_EXAMPLES = 6
 LAST = {("DELETE", "/api/v1/auth/session"), ("DELETE", "/api/v1/auth/token")}
+GAMES = list(game_names())
+
+
+def seated_table(game: str) -> tuple[Table, str]:
+    """A started table of ``game`` with people only (up to three), and the token of the
+    user in seat 0."""
+    table = started(game, humans=min(3, get_game(game).max_players))
+    user = table.seat_set.get(position=0).user
+    return table, Token.objects.create(user=user).key
 
 
 def fuzz(operation, mode: GenerationMode, examples: int, base_url: str, headers, ids) -> None:
@@ -67,9 +79,9 @@ def fuzz(operation, mode: GenerationMode, examples: int, base_url: str, headers,
     check()
 
 
-def test_the_api_survives_fuzzing_from_its_schema(webs) -> None:
-    table = human_table(3, stacked=hand_stack(["CONTRACT"], ["FAMILY_INFLUENCE"], []))
-    token = Token.objects.create(user=User.objects.get(username="alice")).key
+@pytest.mark.parametrize("game", GAMES)
+def test_the_api_survives_fuzzing_from_its_schema(webs, game) -> None:
+    table, token = seated_table(game)
     web = webs(FB_FEED_MAX_WAIT="1", FB_SSE_LIFETIME="1", FB_SSE_HEARTBEAT="1")
     schema = schemathesis.openapi.from_url(f"{web.url}/api/v1/schema")
     headers = {"Authorization": f"Token {token}"}
@@ -142,11 +154,12 @@ def schemathesis_config(game_id: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_schemathesis_with_every_check_and_stateful_links(webs, tmp_path) -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_schemathesis_with_every_check_and_stateful_links(webs, tmp_path, game) -> None:
     """The CLI with --checks all and every phase, the stateful one following the schema's
-    links (create a table, seat a bot, start, play): no 5xx, no schema violation."""
-    table = human_table(2)
-    token = Token.objects.create(user=User.objects.get(username="alice")).key
+    links (create a table, seat a bot, start, play), on a table of each game: no 5xx, no
+    schema violation."""
+    table, token = seated_table(game)
     web = webs(FB_FEED_MAX_WAIT="1", FB_SSE_LIFETIME="1", FB_SSE_HEARTBEAT="1")
     config = tmp_path / "schemathesis.toml"
     config.write_text(schemathesis_config(str(table.id)))
@@ -163,7 +176,7 @@ def test_schemathesis_with_every_check_and_stateful_links(webs, tmp_path) -> Non
         "--max-examples",
         "8",
         "--max-time",
-        "120",
+        "60",  # per game
         "--workers",
         "1",
         "--header",
