@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from events.store import UNDONE
+from games.reads import UNDONE
 from games.registry import CONTRACTS, GAMES
 
 JsonSchema = dict[str, Any]

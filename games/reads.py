@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from events.models import StoredEvent
-from events.store import UNDONE
+from events.store import UNDONE as UNDONE  # the API names undo markers as the store does
 from events.store import iso as iso  # the API formats times as the store does
 from games import reviews, sealing, selectors
 from games.core import Game, Viewer
