@@ -6,6 +6,7 @@ kombu's own Message.ack_log_error is called as the worker's request calls it."""
 from __future__ import annotations
 
 import logging
+import warnings
 
 import pytest
 from kombu.message import Message
@@ -48,3 +49,21 @@ def test_other_lines_of_the_request_logger_are_left_alone(caplog) -> None:
             logging.getLogger("celery.worker.request").critical("Task failed", exc_info=True)
     (record,) = caplog.records
     assert record.levelno == logging.CRITICAL and record.exc_info is not None
+
+
+def test_celerys_notice_about_cancelling_tasks_on_connection_loss_is_not_logged(caplog) -> None:
+    """As the worker has it: Celery's "always" filter for its deprecation warnings, and
+    warnings logged through py.warnings; other warnings still are."""
+    from celery.exceptions import CPendingDeprecationWarning
+    from celery.worker.consumer.consumer import CANCEL_TASKS_BY_DEFAULT
+
+    logging.captureWarnings(True)
+    try:
+        with warnings.catch_warnings(), caplog.at_level(logging.WARNING, logger="py.warnings"):
+            warnings.filterwarnings("always", category=CPendingDeprecationWarning)
+            warnings.warn(CANCEL_TASKS_BY_DEFAULT, CPendingDeprecationWarning, stacklevel=1)
+            warnings.warn("another notice", CPendingDeprecationWarning, stacklevel=1)
+    finally:
+        logging.captureWarnings(False)
+    assert "another notice" in caplog.text
+    assert "cancels all currently executed tasks" not in caplog.text
