@@ -13,6 +13,7 @@ from games.family_business import contract as family_business_contract
 from games.family_business import notices as family_business_notices
 from games.family_business import standing as family_business_standing
 from games.family_business.game import GAME as FAMILY_BUSINESS
+from games.goofspiel import notices as goofspiel_notices
 from games.goofspiel.game import GAME as GOOFSPIEL
 from games.infamy import notices as infamy_notices
 from games.infamy.game import GAME as INFAMY
@@ -31,8 +32,11 @@ STANDING: dict[str, ModuleType] = {FAMILY_BUSINESS.name: family_business_standin
 
 # Each game's notices (games/<name>/notices.py): which stored events start a seat's turn,
 # open a window it may answer, fill the table or finish the game (webhooks/relay.py).
+# Every game has them: tests/generic/test_notices.py checks each seat a game waits for is
+# told, at a new step, and plays every registered game.
 NOTICES: dict[str, ModuleType] = {
     FAMILY_BUSINESS.name: family_business_notices,
+    GOOFSPIEL.name: goofspiel_notices,
     INFAMY.name: infamy_notices,
 }
 

@@ -17,10 +17,19 @@ def test_turns_windows_start_and_end_notify_their_seats() -> None:
     assert notices(fb, "GameEnded", {"winners": [0], "seed": "s"}) == {"game.finished": None}
 
 
-def test_other_events_and_games_without_notices_notify_nobody() -> None:
+def test_other_events_notify_nobody() -> None:
     for kind in ("CardPlayed", "CardsDrawn", "WindowClosed", "CounterPlayed", "PlayerOut"):
         assert notices("family_business", kind, {"seat": 0}) == {}
-    assert notices("goofspiel", "TurnStarted", {"seat": 0}) == {}
+    assert notices("goofspiel", "TurnStarted", {"seat": 0}) == {}  # not a Goofspiel event
+    for kind in ("BidPlaced", "BidsRevealed"):
+        assert notices("goofspiel", kind, {"round": 1, "seat": 0}) == {}
+
+
+def test_goofspiels_rounds_start_and_end_notify_every_seat() -> None:
+    assert notices("goofspiel", "PrizeShown", {"round": 2, "prize": 7}) == {"turn.started": None}
+    assert notices("goofspiel", "GameStarted", {"names": ["a", "b"]}) == {"table.filled": None}
+    ended = {"winners": [1], "scores": [3, 12]}
+    assert notices("goofspiel", "GameEnded", ended) == {"game.finished": None}
 
 
 def test_infamy_steps_start_and_end_notify_their_seats() -> None:
