@@ -13,6 +13,7 @@ Pure like ``games.core``: the standard library and ``games.rng`` only.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from games.rng import shuffled
@@ -23,6 +24,14 @@ def other_seed(seed: str, twin_seed: str) -> str:
     kept: nobody tells a seed from another by a hash it cannot invert. An empty salt (a
     game started without one) stays empty."""
     return f"twin:{twin_seed}:{seed}" if seed else ""
+
+
+def reseeded(started: Any, twin_seed: str) -> Any:
+    """A game's start event (a dataclass with ``seed`` and ``salt``) with the twin's seed
+    and salt (``other_seed``)."""
+    return replace(
+        started, seed=other_seed(started.seed, twin_seed), salt=other_seed(started.salt, twin_seed)
+    )
 
 
 def strings_in(data: Any, among: Collection[str]) -> set[str]:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.core import Viewer
-from games.twins import other_seed, renamed_unseen, untaken_reordered, without
+from games.twins import renamed_unseen, reseeded, untaken_reordered, without
 
 from .cards import CARD_KIND
 from .codec import decode_event, encode_event
@@ -40,12 +40,7 @@ def seen_part(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
 def hidden_twin(events: Sequence[Event], viewer: Viewer, seed: str) -> tuple[Event, ...]:
     if any(isinstance(e, GameEnded) for e in events):
         return tuple(events)
-    twin = [
-        replace(e, seed=other_seed(e.seed, seed), salt=other_seed(e.salt, seed))
-        if isinstance(e, GameStarted)
-        else e
-        for e in events
-    ]
+    twin = [reseeded(e, seed) if isinstance(e, GameStarted) else e for e in events]
     if viewer == "staff":  # staff see every hand and the deck
         return tuple(twin)
     encoded = renamed_unseen(

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from games.core import Viewer
 from games.rng import choice
-from games.twins import other_seed
+from games.twins import reseeded
 
 from .rules import BidPlaced, BidsRevealed, Event, GameEnded, GameStarted, PrizeShown
 
@@ -30,9 +30,7 @@ def hidden_twin(events: Sequence[Event], viewer: Viewer, seed: str) -> tuple[Eve
     for index, event in enumerate(events):
         if isinstance(event, GameStarted):
             cards = event.cards
-            twin[index] = replace(
-                event, seed=other_seed(event.seed, seed), salt=other_seed(event.salt, seed)
-            )
+            twin[index] = reseeded(event, seed)
         elif isinstance(event, PrizeShown):
             sealed = []
         elif isinstance(event, BidPlaced):

@@ -21,7 +21,7 @@ from typing import Any
 
 from games.core import Viewer
 from games.rng import choice
-from games.twins import other_seed, renamed_unseen, untaken_reordered, without
+from games.twins import renamed_unseen, reseeded, untaken_reordered, without
 
 from .cards import SCHEMES
 from .codec import decode_event, encode_event
@@ -61,12 +61,7 @@ def seen_part(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
 def hidden_twin(events: Sequence[Event], viewer: Viewer, seed: str) -> tuple[Event, ...]:
     if any(isinstance(e, GameEnded) for e in events):
         return tuple(events)
-    twin = [
-        replace(e, seed=other_seed(e.seed, seed), salt=other_seed(e.salt, seed))
-        if isinstance(e, GameStarted)
-        else e
-        for e in events
-    ]
+    twin = [reseeded(e, seed) if isinstance(e, GameStarted) else e for e in events]
     if viewer != "staff":  # staff see every hand and deck
         encoded = renamed_unseen(
             [encode_event(e) for e in twin],

@@ -61,6 +61,15 @@ def wait_until(check: Callable[[], Any], timeout: float, what: str, tail: str = 
     pytest.fail(f"{what}: not within {timeout:.0f}s{tail}")
 
 
+def serves(url: str) -> bool:
+    """Any HTTP answer from ``url``'s /healthz (a 503 is an answer: the process serves)."""
+    try:
+        requests.get(f"{url}/healthz", timeout=5)
+    except requests.RequestException:
+        return False
+    return True
+
+
 def base_env(**overrides: str) -> dict[str, str]:
     """The environment of a server subprocess: never the embedded servers."""
     env = dict(
@@ -110,12 +119,7 @@ class Web:
         return "\n".join(self.text().splitlines()[-lines:])
 
     def answers(self) -> bool:
-        """Any HTTP answer from /healthz (a 503 is an answer: the process serves)."""
-        try:
-            requests.get(f"{self.url}/healthz", timeout=5)
-        except requests.RequestException:
-            return False
-        return True
+        return serves(self.url)
 
     def wait_ready(self, timeout: float = STARTUP_TIMEOUT) -> None:
         deadline = time.monotonic() + timeout
@@ -188,11 +192,7 @@ class MakeRunWeb:
             )  # fmt: skip
 
     def answers(self) -> bool:
-        try:
-            requests.get(f"{self.url}/healthz", timeout=5)
-        except requests.RequestException:
-            return False
-        return True
+        return serves(self.url)
 
     def tail(self) -> str:
         return self.log.read_text(errors="replace")[-3000:]

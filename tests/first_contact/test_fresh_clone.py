@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -35,6 +34,7 @@ import psutil
 import psycopg
 import pytest
 
+from tests.faults.conftest import free_port
 from tests.first_contact import walkthrough
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,12 +89,6 @@ def new_user_env() -> dict[str, str]:
     venv_bin = str(ROOT / ".venv" / "bin")
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != venv_bin)
     return env
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def with_database(url: str, name: str) -> str:

@@ -40,6 +40,7 @@ from tests.service.helpers import state
 from tests.test_health import unused_port
 from tests.timers.conftest import RABBITMQ_UP, RABBITMQ_URL, _use_broker
 from tests.timers.test_clock import CLOSED, contract, timed_table, window_table
+from tests.timers.test_clock_loop import count_closes, race
 
 pytestmark = pytest.mark.django_db
 
@@ -301,31 +302,6 @@ def connections_now() -> int:
         return int(cursor.fetchone()[0])
 
 
-def count_closes(monkeypatch, pause: float) -> tuple[Counter[tuple[Any, str]], dict[str, Any]]:
-    """Count the loop's close_window calls, each held ``pause`` s: how many ran at once, on
-    which threads."""
-    calls: Counter[tuple[Any, str]] = Counter()
-    seen: dict[str, Any] = {"active": 0, "peak": 0, "threads": set()}
-    lock = threading.Lock()
-    real = service.close_window
-
-    def counted(**kwargs: Any) -> Any:
-        with lock:
-            calls[kwargs["game_id"], kwargs["window_id"]] += 1
-            seen["active"] += 1
-            seen["peak"] = max(seen["peak"], seen["active"])
-            seen["threads"].add(threading.current_thread().name)
-        try:
-            time.sleep(pause)
-            return real(**kwargs)
-        finally:
-            with lock:
-                seen["active"] -= 1
-
-    monkeypatch.setattr(service, "close_window", counted)
-    return calls, seen
-
-
 @pytest.mark.django_db(transaction=True)
 def test_one_loop_acts_on_several_games_at_once_each_once(monkeypatch) -> None:
     games = [overdue_window(3.0) for _ in range(8)]
@@ -353,21 +329,7 @@ def test_two_loops_with_threads_act_on_each_deadline_once(monkeypatch) -> None:
     games = [overdue_window(3.0) for _ in range(16)]
     calls, seen = count_closes(monkeypatch, pause=0.05)
     loops = [loop_of(threads=3, batch=4, name=f"loop-{i}") for i in range(2)]
-    start = threading.Barrier(len(loops))
-
-    def run(loop: ClockLoop) -> None:
-        try:
-            start.wait()
-            loop.run_once()
-        finally:
-            loop.close()
-            connection.close()
-
-    runners = [threading.Thread(target=run, args=(loop,)) for loop in loops]
-    for runner in runners:
-        runner.start()
-    for runner in runners:
-        runner.join(60)
+    race(loops)
     assert sum(loop.acted for loop in loops) == len(games)
     assert all(loop.acted > 0 for loop in loops), [loop.acted for loop in loops]
     assert calls == Counter({(t.id, w.id): 1 for t, w in games})

@@ -34,6 +34,51 @@ def loop_of(threads: int = 1, **kwargs: Any) -> ClockLoop:
     return ClockLoop(grace=2.0, outage_grace=0.3, threads=threads, **kwargs)
 
 
+def count_closes(monkeypatch, pause: float) -> tuple[Counter[tuple[Any, str]], dict[str, Any]]:
+    """Count the loop's close_window calls, each held ``pause`` s: how many ran at once, on
+    which threads."""
+    calls: Counter[tuple[Any, str]] = Counter()
+    seen: dict[str, Any] = {"active": 0, "peak": 0, "threads": set()}
+    lock = threading.Lock()
+    real = service.close_window
+
+    def counted(**kwargs: Any) -> Any:
+        with lock:
+            calls[kwargs["game_id"], kwargs["window_id"]] += 1
+            seen["active"] += 1
+            seen["peak"] = max(seen["peak"], seen["active"])
+            seen["threads"].add(threading.current_thread().name)
+        try:
+            time.sleep(pause)
+            return real(**kwargs)
+        finally:
+            with lock:
+                seen["active"] -= 1
+
+    monkeypatch.setattr(service, "close_window", counted)
+    return calls, seen
+
+
+def race(loops: list[ClockLoop]) -> None:
+    """Each loop's ``run_once`` on a thread of its own (its own connection), all at once;
+    each loop closed and each connection closed after."""
+
+    def run(loop: ClockLoop) -> None:
+        try:
+            start.wait()
+            loop.run_once()
+        finally:
+            loop.close()
+            connection.close()  # each thread has its own connection
+
+    start = threading.Barrier(len(loops))
+    runners = [threading.Thread(target=run, args=(loop,)) for loop in loops]
+    for runner in runners:
+        runner.start()
+    for runner in runners:
+        runner.join(60)
+
+
 def closes(table: Table) -> list[StoredEvent]:
     return list(StoredEvent.objects.filter(stream_id=table.id, type=CLOSED))
 
@@ -137,30 +182,10 @@ def test_loops_racing_on_their_own_connections_act_on_each_deadline_once(monkeyp
     tables = [window_table() for _ in range(12)]
     now = service.clock_ms()
     windows = [contract(t, now=now - 5_000) for t in tables]  # all overdue by 3 s
-    calls: Counter[tuple[Any, str]] = Counter()
-    real = service.close_window
-
-    def counted(**kwargs: Any) -> Any:
-        calls[kwargs["game_id"], kwargs["window_id"]] += 1
-        time.sleep(0.02)  # long enough for the other loops to look at the same rows
-        return real(**kwargs)
-
-    monkeypatch.setattr(service, "close_window", counted)
+    # each close held long enough for the other loops to look at the same rows
+    calls, _ = count_closes(monkeypatch, pause=0.02)
     loops = [loop_of(batch=3, name=f"loop-{i}") for i in range(3)]
-    start = threading.Barrier(len(loops))
-
-    def run(loop: ClockLoop) -> None:
-        try:
-            start.wait()
-            loop.run_once()
-        finally:
-            connection.close()  # each thread has its own connection
-
-    threads = [threading.Thread(target=run, args=(loop,)) for loop in loops]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    race(loops)
     assert sum(loop.acted for loop in loops) == len(tables)
     # each acted on by exactly one loop, once
     assert calls == Counter({(t.id, w.id): 1 for t, w in zip(tables, windows, strict=True)})
