@@ -52,7 +52,8 @@ from games import cache, selectors
 from games.errors import ServiceError
 from games.models import Annotation, Ruling, RulingLink, Table
 from games.projections import ClockCleared, TableFinished
-from games.ruling_chain import GENESIS, ruling_body, ruling_hash
+from games.ruling_chain import GENESIS, ruling_hash
+from games.verify import record_ruling_body
 
 MAX_TEXT = 2000  # characters of an annotation's text or a ruling's reason
 CHAIN_TRIES = 8  # places at the head of a rulings chain tried, as the service's appends
@@ -301,19 +302,10 @@ def _chained(
         try:
             with transaction.atomic():
                 ruling.save()
-                body = ruling_body(
-                    stream_id=str(table.id),
-                    n=n + 1,
-                    id=ruling.id,
-                    kind=kind,
-                    winners=winners,
-                    reason=reason,
-                    seq=seq,
-                    version=version,
-                    at_hash=at_hash,
-                    author=user.pk,
-                    created_at=iso(ruling.created_at),
-                )
+                # hashed from its document as the export shows it, by the verifier's own
+                # reading: what is recorded is what verifies
+                document = {**ruling_document(ruling), "n": n + 1}
+                body = record_ruling_body(str(table.id), document, at_hash)
                 ruling.link = RulingLink.objects.create(
                     ruling=ruling,
                     table=table,
