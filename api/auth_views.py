@@ -36,6 +36,20 @@ def user_document(user: Any) -> dict[str, Any] | None:
     return {"id": user.pk, "username": user.get_username(), "is_staff": bool(user.is_staff)}
 
 
+def registered(data: Any) -> tuple[Any, Token]:
+    """A new account and its API token from a body of credentials, or DRF's
+    ``ValidationError`` (for the API and for the sign-up page's form alike)."""
+    body = RegisterSerializer(data=data)
+    body.is_valid(raise_exception=True)
+    with transaction.atomic():
+        user = get_user_model().objects.create_user(
+            username=body.validated_data["username"],
+            password=body.validated_data["password"],
+        )
+        token = Token.objects.create(user=user)
+    return user, token
+
+
 class RegisterView(ApiView):
     authentication_classes = ()
     permission_classes = (AllowAny,)
@@ -52,14 +66,7 @@ class RegisterView(ApiView):
         auth=[],
     )
     def post(self, request: Request) -> Response:
-        body = RegisterSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        with transaction.atomic():
-            user = get_user_model().objects.create_user(
-                username=body.validated_data["username"],
-                password=body.validated_data["password"],
-            )
-            token = Token.objects.create(user=user)
+        user, token = registered(request.data)
         return Response(
             {"token": token.key, "user": user_document(user)}, status=status.HTTP_201_CREATED
         )

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate
+from django.http import HttpRequest
 from rest_framework.request import Request
 
 from api import limits
@@ -43,12 +44,18 @@ def sign_in_limits() -> tuple[limits.Limit, limits.Limit]:
 
 
 def authenticated(request: Request) -> Any:
-    """The user the body's credentials name, or 400 ``invalid_credentials``; 429
-    ``too_many_failed_sign_ins`` (``extra.retry_after``, ``per``, ``limit``) for an address
-    over its limits."""
+    """The user the body's credentials name (``signed_in``), or 400 ``invalid``."""
     body = CredentialsSerializer(data=request.data)
     body.is_valid(raise_exception=True)
-    username, password = body.validated_data["username"], body.validated_data["password"]
+    return signed_in(
+        request._request, body.validated_data["username"], body.validated_data["password"]
+    )
+
+
+def signed_in(request: HttpRequest, username: str, password: str) -> Any:
+    """The user these credentials name, or 400 ``invalid_credentials``; 429
+    ``too_many_failed_sign_ins`` (``extra.retry_after``, ``per``, ``limit``) for an address
+    over its limits. For the API and for the pages' forms alike."""
     address = limits.key_part(client_address(request))
     account = username_key(username)  # look-alike spellings are one username
     taken = limits.take(SCOPE, address, sign_in_limits(), sub=account)
@@ -59,7 +66,7 @@ def authenticated(request: Request) -> Any:
             per=taken.limit.name,
             limit=taken.limit.count,
         )
-    user = authenticate(request._request, username=username, password=password)
+    user = authenticate(request, username=username, password=password)
     if user is None:
         raise ApiError("invalid_credentials")  # (the hit just taken is its failure)
     limits.forget(SCOPE, address, account)  # this one and the username's earlier failures

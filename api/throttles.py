@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle, UserRateThrottle
 
@@ -52,19 +53,23 @@ class AuthRateThrottle(BaseThrottle):
         self.retry_after: int | None = None
 
     def allow_request(self, request: Request, view: Any) -> bool:
-        rate = str(settings.FB_AUTH_RATE)
-        if not rate:
-            return True
-        count, seconds = parse_rate(rate)
-        address = limits.key_part(client_address(request))
-        taken = limits.take(self.scope, address, [limits.Limit("attempts", count, seconds)])
-        if isinstance(taken, limits.Over):
-            self.retry_after = taken.retry_after
-            return False
-        return True
+        self.retry_after = auth_attempt_refused(request)
+        return self.retry_after is None
 
     def wait(self) -> float | None:
         return self.retry_after
+
+
+def auth_attempt_refused(request: Request | HttpRequest) -> int | None:
+    """Counts one sign-up or sign-in attempt from the request's address: None while under
+    ``FB_AUTH_RATE``, else the seconds to wait. The API's throttle and the pages' forms."""
+    rate = str(settings.FB_AUTH_RATE)
+    if not rate:
+        return None
+    count, seconds = parse_rate(rate)
+    address = limits.key_part(client_address(request))
+    taken = limits.take(AuthRateThrottle.scope, address, [limits.Limit("attempts", count, seconds)])
+    return taken.retry_after if isinstance(taken, limits.Over) else None
 
 
 AUTH_THROTTLES = (AuthRateThrottle,)

@@ -19,10 +19,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from games import selectors
 from games.registry import GAMES
+from web import sign_in
 from web.games import PAGES, pages_for
 
 LOGIN_URL = "/login"
@@ -51,17 +52,29 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @ensure_csrf_cookie
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        return redirect("web:lobby")
-    return render(request, "web/auth.html", {"mode": "signup", "next": _next(request)})
+    return _auth_page(request, "signup")
 
 
 @ensure_csrf_cookie
+@require_http_methods(["GET", "HEAD", "POST"])
 def login_page(request: HttpRequest) -> HttpResponse:
+    return _auth_page(request, "login")
+
+
+def _auth_page(request: HttpRequest, mode: str) -> HttpResponse:
+    """The form; a POST of it is the form sent without auth.js (``web.sign_in``)."""
     if request.user.is_authenticated:
         return redirect(_next(request))
-    return render(request, "web/auth.html", {"mode": "login", "next": _next(request)})
+    context: dict[str, Any] = {"mode": mode, "next": _next(request)}
+    if request.method == "POST":
+        refusal = sign_in.submit(request, mode)
+        if refusal is None:
+            return redirect(_next(request))
+        context |= {"error": refusal.message, "username": request.POST.get("username", "")}
+        return render(request, "web/auth.html", context, status=refusal.status)
+    return render(request, "web/auth.html", context)
 
 
 def _next(request: HttpRequest) -> str:

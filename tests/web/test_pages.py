@@ -159,20 +159,3 @@ def test_every_card_kind_has_a_short_text_for_its_face():
     for kind, info in catalogue()["kinds"].items():
         assert info["short"] == SHORT_TEXT[kind]
         assert len(info["short"]) <= 48, kind  # a few words: it fits a phone's card
-
-
-@pytest.mark.parametrize("path", ["/signup", "/login"])
-def test_a_sign_in_form_sent_before_its_script_loads_puts_no_password_in_the_url(path) -> None:
-    """Without auth.js the browser sends the form itself: as a POST (with its CSRF token),
-    never as a GET whose query (and every access log) would hold the password."""
-    from django.test import Client
-
-    client = Client(enforce_csrf_checks=True)
-    page = client.get(path).content.decode()
-    assert '<form id="auth-form" method="post"' in page
-    token = client.cookies["csrftoken"].value
-    sent = client.post(
-        path, {"username": "x", "password": "secret-pass", "csrfmiddlewaretoken": token}
-    )
-    assert sent.status_code == 200
-    assert "secret-pass" not in sent.content.decode()
