@@ -3,8 +3,9 @@
     python -m fbservice.devserver [--host 127.0.0.1] [--port 8000]
 
 Output lines are prefixed with the process name. Ctrl-C (SIGINT), SIGTERM or SIGHUP stop
-everything: each child runs in its own process group, which gets SIGTERM, then SIGKILL
-after a grace period, so grandchildren (uvicorn's reloader, Celery's pool) go too.
+everything: each child gets SIGTERM (its leader only: it stops its own processes, and a
+Celery worker lets its pool finish what it runs), then, after a grace period, its whole
+process group gets SIGKILL, so no grandchild (uvicorn's server, Celery's pool) outlives it.
 A worker, beat or clock loop that dies is restarted (after 1 s, doubling up to 30 s while it keeps
 dying within 30 s of its start; after 5 such quick deaths in a row everything stops, as it
 does at once when the web server dies; the exit code is then non-zero): the timers must
@@ -109,9 +110,13 @@ def _announce_when_up(url: str, web: _Child) -> None:
 
 
 def _stop(children: list[_Child]) -> None:
+    # SIGTERM to each leader alone, as `docker stop` does: it stops its own processes in
+    # order (Celery's warm shutdown lets its pool finish the tasks it runs; uvicorn's
+    # reloader stops its server). Sent to the whole group, it would also reach the pool's
+    # processes, whose SIGTERM is the default action: a task cut short, a WorkerLostError.
     for child in children:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(child.proc.pid, signal.SIGTERM)
+            os.kill(child.proc.pid, signal.SIGTERM)
     deadline = time.monotonic() + GRACE_SECONDS
     for child in children:
         with contextlib.suppress(subprocess.TimeoutExpired):

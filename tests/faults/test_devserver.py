@@ -84,3 +84,74 @@ def test_a_dead_worker_and_a_dead_beat_are_restarted_the_web_server_stays(devser
     assert devserver.proc.poll() is None, devserver.text()[-4000:]
     assert devserver.pids("web") == web  # the web server was never restarted
     assert "stopping the rest" not in devserver.text()
+
+
+# A leader with a child that, as a Celery pool process, dies of SIGTERM: the leader alone is
+# told to stop, and lets its child finish first (Celery's warm shutdown).
+LEADER = r"""
+import os, signal, sys, time
+marks = sys.argv[1]
+def note(line):
+    with open(marks, "a") as f:
+        f.write(line + "\n")
+child = os.fork()
+if child == 0:
+    signal.signal(signal.SIGTERM, lambda *_: (note("child got SIGTERM"), os._exit(1)))
+    signal.signal(signal.SIGUSR1, lambda *_: (note("child finished its task"), os._exit(0)))
+    note("child running")
+    while True:
+        time.sleep(1)
+def stop(*_):
+    note("leader got SIGTERM")
+    os.kill(child, signal.SIGUSR1)
+    os.waitpid(child, 0)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, stop)
+while True:
+    time.sleep(1)
+"""
+
+
+def test_stopping_tells_each_leader_and_lets_it_stop_its_own_processes(tmp_path: Path) -> None:
+    from fbservice import devserver
+
+    marks = tmp_path / "marks"
+    child = devserver._Child("worker", [sys.executable, "-c", LEADER, str(marks)], dict(os.environ))
+    wait_until(lambda: marks.exists() and "child running" in marks.read_text(), 10, "the child")
+    devserver._stop([child])
+    assert marks.read_text().splitlines() == [
+        "child running",
+        "leader got SIGTERM",
+        "child finished its task",
+    ]
+    assert child.proc.returncode == 0
+
+
+def test_what_does_not_stop_in_time_is_killed_with_its_whole_group(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fbservice import devserver
+
+    ready = tmp_path / "ready"
+    stubborn = (
+        "import os, signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "os.fork() or open(sys.argv[1], 'w').close()\n"
+        "time.sleep(60)"
+    )
+    monkeypatch.setattr(devserver, "GRACE_SECONDS", 0.5)
+    child = devserver._Child("beat", [sys.executable, "-c", stubborn, str(ready)], dict(os.environ))
+    group = child.proc.pid
+    wait_until(ready.exists, 10, "the grandchild")
+    devserver._stop([child])
+    assert child.proc.returncode == -signal.SIGKILL
+    # the forked grandchild went with its group
+    wait_until(lambda: _group_empty(group), 5, "the group to be empty")
+
+
+def _group_empty(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return True
+    return False
