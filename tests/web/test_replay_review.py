@@ -6,6 +6,7 @@ takes an annotation and a ruling, which it lists."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -15,7 +16,7 @@ from playwright.sync_api import expect
 from events.models import StoredEvent
 from games.lobby import seat_add_bot, table_create, table_start
 from games.models import Annotation, Ruling
-from tests.web.conftest import doc_shot, shot
+from tests.web.conftest import DOC_IMAGES, SCREENSHOTS, doc_shot, shot
 from tests.web.test_play import sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -206,6 +207,17 @@ def bots_game(game: str, seed: str):
     return table_start(table_id=table.id, run_bots=True)
 
 
+def phone_doc_shot(page, name: str) -> None:
+    """``doc_shot`` at the phone's size only, as the page is scrolled now."""
+    targets = [SCREENSHOTS]
+    if os.environ.get("FB_DOC_SCREENSHOTS", "").strip() in {"1", "true", "yes"}:
+        targets.append(DOC_IMAGES)
+    page.wait_for_timeout(150)
+    for folder in targets:
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"{name}-390x844.png"))
+
+
 def round_start(events, n: int) -> int:
     return next(s for s, t, d in events if t == "RoundStarted" and d["round"] == n)
 
@@ -303,6 +315,9 @@ def test_a_reviewer_steps_through_infamy_by_round_moment_link_note_and_keys(new_
     director.goto(f"/games/{table.id}/replay?at={won_at}")
     expect(director.get_by_test_id("moment-now")).to_contain_text("auction")
     doc_shot(director, "infamy-replay")
+    director.set_viewport_size(PHONE)  # the phone, further down: the moments and the notes
+    director.evaluate("document.getElementById('moments-panel').scrollIntoView()")
+    phone_doc_shot(director, "infamy-replay-moments")
 
 
 def test_a_game_without_pages_is_replayed_with_a_generic_board(new_page):
