@@ -3,8 +3,9 @@
 A game is a pure package (``games/<name>/``) with one object implementing ``Game``; the
 service, the API, the verifier, the timers and the bots ask it everything they need
 (who is awaited and until when, is it over, what a timeout plays, which events reveal
-hidden information, which options a table may have, what each refusal code means) and
-never read its state's attributes. ``games/registry.py`` lists the games; adding one is a
+hidden information, which options a table may have, what each refusal code means, where
+its turns start and its notable moments happen for a replay) and never read its state's
+attributes. ``games/registry.py`` lists the games; adding one is a
 package and a registry line (docs/architecture.md, "Adding a game").
 
 The framework owns what is common to every game, in the manner of boardgame.io's ``ctx``:
