@@ -7,6 +7,7 @@ marks of the events it may see."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 from events.store import read_tail, stream_version, undone_seqs
@@ -35,14 +36,11 @@ def marks_document(access: Access) -> dict[str, Any]:
     ]
     marks = definition.review_marks(seen)
     turns = sorted(marks.turns, key=lambda t: t.seq)
+    starts = [t.seq for t in turns]
 
     def turn_of(seq: int) -> int | None:
-        found = None
-        for turn in turns:
-            if turn.seq > seq:
-                break
-            found = turn.number
-        return found
+        index = bisect_right(starts, seq)
+        return turns[index - 1].number if index else None
 
     return {
         "game_id": str(access.table.id),

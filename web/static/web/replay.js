@@ -22,6 +22,7 @@ const BOARD = window.REPLAY_BOARD || genericReplayBoard();
 const R = {
   events: [], // every event, in order (undo markers and undone events too: the log shows them)
   live: [], // the events that count
+  undone: [], // [from, to, by]: the ranges undo markers took back
   turns: [], // [{seq, number, label}] of the game's turns, in order
   moments: [], // [{seq, kind, label, turn}], in order
   kinds: [], // [{kind, name}]
