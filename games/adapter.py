@@ -4,8 +4,8 @@ A game's adapter (``games/<name>/game.py``) subclasses ``Adapter[GameState]`` an
 codec, view, hidden-information and review modules (``codec = codec``, ``views = view``,
 ``hidden = hidden``, ``review = review``); the storage methods (``encode_event`` ...
 ``decode_state``), ``view``, ``redact_event``, ``hidden_twin``, ``review_marks``,
-``final_winners`` and ``seed_matches`` then come from here, so the adapter holds only what is its own: its tables and setup, its status, timeouts
-and bots, what its events reveal.
+``final_winners`` and ``seed_matches`` then come from here, so the adapter holds only what
+is its own: its tables and setup, its status, timeouts and bots, what its events reveal.
 
 Pure like ``games.core``: the standard library, ``games.core`` and ``games.rng`` only.
 """

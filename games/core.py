@@ -5,8 +5,8 @@ service, the API, the verifier, the timers and the bots ask it everything they n
 (who is awaited and until when, is it over, what a timeout plays, which events reveal
 hidden information, which options a table may have, what each refusal code means, where
 its turns start and its notable moments happen for a replay) and never read its state's
-attributes. ``games/registry.py`` lists the games; adding one is a
-package and a registry line (docs/architecture.md, "Adding a game").
+attributes. ``games/registry.py`` lists the games; adding one is a package and a registry
+line (docs/architecture.md, "Adding a game").
 
 The framework owns what is common to every game, in the manner of boardgame.io's ``ctx``:
 the version, the clock (deadlines are ms since the epoch, passed in as ``now``), the
@@ -104,7 +104,7 @@ class Moment:
 
     seq: int  # the event it happens at
     kind: str  # one of the game's ``moment_kinds``
-    label: str  # what a reviewer reads: "Round 3: Ann wins Vex at auction"
+    label: str  # what a reviewer reads: "Round 3: Ann wins the Chemist auction"
 
 
 @dataclass(frozen=True)
