@@ -865,6 +865,9 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("get", "/api/v1/games/{game_id}/replay"): Operation(
         "games_replay_retrieve", SIGNED_IN + STARTED + ("invalid",)
     ),
+    ("get", "/api/v1/games/{game_id}/marks"): Operation(
+        "games_marks_retrieve", SIGNED_IN + STARTED
+    ),
     ("get", "/api/v1/games/{game_id}/audit"): Operation(
         "games_audit_retrieve", SIGNED_IN + GAME + ("forbidden", "sealed_choice_pending")
     ),

@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from api import (
     auth_views,
     game_views,
+    mark_views,
     review_views,
     standing_views,
     table_views,
@@ -45,6 +46,7 @@ v1 = [
         name="game-events-stream",
     ),
     path("games/<str:game_id>/replay", game_views.ReplayView.as_view(), name="game-replay"),
+    path("games/<str:game_id>/marks", mark_views.MarksView.as_view(), name="game-marks"),
     path("games/<str:game_id>/audit", game_views.AuditView.as_view(), name="game-audit"),
     path("games/<str:game_id>/export", game_views.ExportView.as_view(), name="game-export"),
     path("webhooks", webhook_views.WebhookListView.as_view(), name="webhooks"),

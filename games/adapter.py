@@ -1,11 +1,11 @@
 """The half of a ``games.core.Game`` that only hands over to the game's own modules.
 
 A game's adapter (``games/<name>/game.py``) subclasses ``Adapter[GameState]`` and names its
-codec, view and hidden-information modules (``codec = codec``, ``views = view``,
-``hidden = hidden``); the storage methods (``encode_event`` ... ``decode_state``), ``view``,
-``redact_event``, ``hidden_twin``, ``final_winners`` and ``seed_matches`` then come from
-here, so the adapter holds only what is its own: its tables and setup, its status, timeouts
-and bots, what its events reveal.
+codec, view, hidden-information and review modules (``codec = codec``, ``views = view``,
+``hidden = hidden``, ``review = review``); the storage methods (``encode_event`` ...
+``decode_state``), ``view``, ``redact_event``, ``hidden_twin``, ``review_marks``,
+``final_winners`` and ``seed_matches`` then come from here, so the adapter holds only what
+is its own: its tables and setup, its status, timeouts and bots, what its events reveal.
 
 Pure like ``games.core``: the standard library, ``games.core`` and ``games.rng`` only.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from games.core import Viewer
+from games.core import ReviewMarks, Seen, Viewer
 from games.rng import seed_hash
 
 S = TypeVar("S")
@@ -56,6 +56,12 @@ class Twins(Protocol):
     ) -> tuple[Any, ...]: ...
 
 
+class Marks(Protocol):
+    """A game's review module: its turns and notable moments, for replays."""
+
+    def review_marks(self, events: Sequence[Seen], /) -> ReviewMarks: ...
+
+
 class Adapter(Generic[S]):
     """The ``Game`` methods every game answers by handing over to its codec, views and
     hidden-information modules, and the ones every game answers alike."""
@@ -63,6 +69,10 @@ class Adapter(Generic[S]):
     codec: Codec[S]
     views: Views[S]
     hidden: Twins  # no default: a game that does not say what it hides fails the tests
+    review: Marks  # what a replay steps and jumps by
+
+    def review_marks(self, events: Sequence[Seen]) -> ReviewMarks:
+        return self.review.review_marks(events)
 
     # --- setup --------------------------------------------------------------------------
 

@@ -3,9 +3,10 @@
 A game is a pure package (``games/<name>/``) with one object implementing ``Game``; the
 service, the API, the verifier, the timers and the bots ask it everything they need
 (who is awaited and until when, is it over, what a timeout plays, which events reveal
-hidden information, which options a table may have, what each refusal code means) and
-never read its state's attributes. ``games/registry.py`` lists the games; adding one is a
-package and a registry line (docs/architecture.md, "Adding a game").
+hidden information, which options a table may have, what each refusal code means, where
+its turns start and its notable moments happen for a replay) and never read its state's
+attributes. ``games/registry.py`` lists the games; adding one is a package and a registry
+line (docs/architecture.md, "Adding a game").
 
 The framework owns what is common to every game, in the manner of boardgame.io's ``ctx``:
 the version, the clock (deadlines are ms since the epoch, passed in as ``now``), the
@@ -77,6 +78,43 @@ class Status:
         return tuple(s for s in self.awaiting if self.deadlines.get(s) is None)
 
 
+@dataclass(frozen=True)
+class Seen:
+    """One event as a viewer may see it, for ``Game.review_marks``: its sequence number and
+    the game's ``redact_event`` of it for that viewer (``{"type": kind, ...}``). Undone
+    events and undo markers are never among them."""
+
+    seq: int
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class TurnMark:
+    """Where one of the game's turns starts (what the game calls a turn: Family Business's
+    turn, Infamy's Day or Night round, Goofspiel's round)."""
+
+    seq: int  # the event that starts it
+    number: int  # the game's own count, from 1, increasing
+    label: str  # what a reviewer reads: "Turn 4: Ann"
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A notable moment a reviewer may jump to: an attack, an auction won, a round's end."""
+
+    seq: int  # the event it happens at
+    kind: str  # one of the game's ``moment_kinds``
+    label: str  # what a reviewer reads: "Round 3: Ann wins the Chemist auction"
+
+
+@dataclass(frozen=True)
+class ReviewMarks:
+    """What a replay steps and jumps by: the game's turns and notable moments, in order."""
+
+    turns: tuple[TurnMark, ...] = ()
+    moments: tuple[Moment, ...] = ()
+
+
 @runtime_checkable
 class Game(Protocol):
     """One game, as the service sees it. Every method is pure: no I/O, no clock (``now``
@@ -96,6 +134,11 @@ class Game(Protocol):
     # Whether seats answer out of turn in reaction windows (Family Business's counters):
     # only such a game has standing reactions (``games.standing``; its rules in the registry)
     reaction_windows: bool
+    # What a replay steps by (``review_marks``): the game's word for a turn ("turn",
+    # "round") and its kinds of notable moments, kind -> name, in the order a reviewer
+    # is offered them ("attack" -> "attack", "mob_war" -> "Mob War")
+    turn_name: str
+    moment_kinds: Mapping[str, str]
 
     def http_status(self, code: str) -> int:
         """The HTTP status of one of its refusal codes (400, 409 or 422)."""
@@ -188,6 +231,13 @@ class Game(Protocol):
         ...
 
     def legal_commands(self, state: Any, seat: int | None, *, now: int | None = None) -> Any: ...
+
+    def review_marks(self, events: Sequence[Seen]) -> ReviewMarks:
+        """Where the game's turns start and its notable moments happen, with labels a
+        reviewer reads, from ``events`` as one viewer may see them (every event of the
+        game so far that counts, in order; redacted for the viewer: so a mark can say
+        only what that viewer may know). Pure; total on any prefix of a game."""
+        ...
 
     def hidden_twin(self, events: Sequence[Any], viewer: Viewer, seed: str) -> tuple[Any, ...]:
         """What ``viewer`` may not know, said as another history: event for event one that

@@ -206,7 +206,7 @@ def test_the_event_store_imports_no_game_and_no_api():
 
 
 # What the API may use of the games app: the service's facade and read functions, the
-# lobby, reviews, standing reactions and the clock loop's health (services of their own),
+# lobby, reviews, a replay's marks, standing reactions and the clock loop's health (services of their own),
 # the shared interface and registry, the refusals and the models' choices. Never the
 # event store, and never the service's internals (loading, commands, selectors, ...).
 API_MAY_IMPORT = {
@@ -219,6 +219,7 @@ API_MAY_IMPORT = {
     "games.reads",
     "games.feed",
     "games.reviews",
+    "games.marks",
     "games.standing",
     "games.clock_loop",
     "games.models",

@@ -2,8 +2,10 @@
 
 The pages hold no game logic. A table's pages dispatch on its game (``web.games``): each
 game's templates, JavaScript and CSS live in a folder of its own, and its pages embed the
-game's catalogue (public, fixed data) so the script can name things. A table of a game
-without pages, or no table at all, gets a page that says so."""
+game's catalogue (public, fixed data) so the script can name things. Every game's replay
+is one viewer (``web/replay.html``) that a game's own replay page fills with its board; a
+game without pages gets that viewer with a generic board. A table of a game without pages
+(its table page), or no table at all, gets a page that says so."""
 
 from __future__ import annotations
 
@@ -100,8 +102,10 @@ def _table_page(request: HttpRequest, game_id: uuid.UUID, page: str) -> HttpResp
             request, "web/no_table.html", {"game_id": str(game_id)}, status=HTTPStatus.NOT_FOUND
         )
     pages = pages_for(game)
+    known = GAMES.get(game)
+    if pages is None and page == "replay" and known is not None:
+        return _generic_replay(request, game_id, known.title)
     if pages is None:
-        known = GAMES.get(game)
         return render(
             request,
             "web/unsupported.html",
@@ -125,6 +129,18 @@ def _table_page(request: HttpRequest, game_id: uuid.UUID, page: str) -> HttpResp
             "title": pages.title,
         },
     )
+
+
+def _generic_replay(request: HttpRequest, game_id: uuid.UUID, title: str) -> HttpResponse:
+    """The replay of a game without pages: the same viewer, the generic board (its view's
+    fields, readable) instead of the game's own."""
+    config = {
+        "gameId": str(game_id),
+        "me": request.user.pk,
+        "staff": bool(getattr(request.user, "is_staff", False)),
+    }
+    context = {"game_id": str(game_id), "catalogue": {}, "config": config, "title": title}
+    return render(request, "web/replay.html", context)
 
 
 @ensure_csrf_cookie

@@ -12,7 +12,7 @@ from typing import Any
 from games.adapter import Adapter
 from games.core import RuleViolation, Status, Window
 
-from . import bots, codec, errors, hidden, view
+from . import bots, codec, errors, hidden, review, view
 from .cards import CARD_KIND, deck_cards
 from .commands import Command
 from .evolve import evolve
@@ -49,6 +49,9 @@ class FamilyBusiness(Adapter[GameState]):
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
     hidden = hidden
+    review = review
+    turn_name: str = review.TURN_NAME
+    moment_kinds: Mapping[str, str] = review.MOMENT_KINDS
 
     def http_status(self, code: str) -> int:
         return errors.http_status(code)

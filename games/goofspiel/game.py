@@ -8,7 +8,7 @@ from typing import Any
 from games.adapter import Adapter
 from games.core import Reveal, RuleViolation, Status, Window
 
-from . import bots, codec, hidden, view
+from . import bots, codec, hidden, review, view
 from .rules import (
     MAX_CARDS,
     MAX_PLAYERS,
@@ -54,6 +54,9 @@ class Goofspiel(Adapter[GameState]):
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
     hidden = hidden
+    review = review
+    turn_name: str = review.TURN_NAME
+    moment_kinds: Mapping[str, str] = review.MOMENT_KINDS
 
     def http_status(self, code: str) -> int:
         return HTTP_STATUS.get(code, 422)

@@ -20,7 +20,7 @@ from typing import Any
 from games.adapter import Adapter
 from games.core import ALL, Reveal, RuleViolation, Status, Window
 
-from . import bots, codec, errors, hidden, view
+from . import bots, codec, errors, hidden, review, view
 from .commands import Command
 from .defaults import minimal_command
 from .evolve import evolve
@@ -56,6 +56,9 @@ class Infamy(Adapter[GameState]):
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
     hidden = hidden
+    review = review
+    turn_name: str = review.TURN_NAME
+    moment_kinds: Mapping[str, str] = review.MOMENT_KINDS
 
     def http_status(self, code: str) -> int:
         return errors.http_status(code)

@@ -33,6 +33,7 @@ ROUTES = {
     "/api/v1/games/{game_id}/events": {"get"},
     "/api/v1/games/{game_id}/events/stream": {"get"},
     "/api/v1/games/{game_id}/replay": {"get"},
+    "/api/v1/games/{game_id}/marks": {"get"},
     "/api/v1/games/{game_id}/audit": {"get"},
     "/api/v1/games/{game_id}/export": {"get"},
     "/api/v1/webhooks": {"get", "post"},

@@ -168,12 +168,12 @@ def test_the_replay_viewer_steps_through_a_finished_game(new_page):
     table_start(table_id=table.id)  # the bots play it to the end in the request
     assert game_load(game_id=table.id).state.over
     page.goto(f"/games/{table.id}/replay?at=40")
-    expect(page.get_by_test_id("position")).to_contain_text("Event 40 of")
+    expect(page.get_by_test_id("position")).to_contain_text("Round 1 · event 40 of")
     expect(page.locator("#log li.now")).to_have_count(1)
     expect(page.get_by_test_id("sector")).to_have_count(6)
-    page.get_by_role("button", name="Forward ▶").click()
-    expect(page.get_by_test_id("position")).to_contain_text("Event 41 of")
-    page.get_by_role("button", name="Last »").click()
+    page.get_by_role("button", name="▶", exact=True).click()
+    expect(page.get_by_test_id("position")).to_contain_text("Round 1 · event 41 of")
+    page.get_by_role("button", name="»").click()
     expect(page.locator("#status")).to_contain_text("Game over")
     expect(page.locator("#log")).to_contain_text("wins the game")
     # once the game is over the seed is public: anyone can re-run every shuffle

@@ -6,6 +6,7 @@ takes an annotation and a ruling, which it lists."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -15,7 +16,7 @@ from playwright.sync_api import expect
 from events.models import StoredEvent
 from games.lobby import seat_add_bot, table_create, table_start
 from games.models import Annotation, Ruling
-from tests.web.conftest import doc_shot, shot
+from tests.web.conftest import DOC_IMAGES, SCREENSHOTS, doc_shot, shot
 from tests.web.test_play import sign_up
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -190,3 +191,152 @@ def test_a_turn_that_does_not_exist_says_so_and_opens_at_the_end(new_page):
     page.goto(f"/games/{table.id}/replay?turn=999")
     expect(page.locator("#error")).to_contain_text("no turn 999")
     expect(page.get_by_test_id("position")).to_contain_text(f"event {len(events)} of")
+
+
+# --- every game: the same viewer, the game's own turns and moments -----------------------
+
+
+def bots_game(game: str, seed: str):
+    """A finished game of bots (they play it to the end as it starts)."""
+    from games.registry import get_game
+
+    seats = get_game(game).min_players
+    table = table_create(created_by=None, game=game, seats=seats, mode="sandbox", seed=seed)
+    for _ in range(seats):
+        seat_add_bot(table_id=table.id, bot="heuristic")
+    return table_start(table_id=table.id, run_bots=True)
+
+
+def phone_doc_shot(page, name: str) -> None:
+    """``doc_shot`` at the phone's size only, as the page is scrolled now."""
+    targets = [SCREENSHOTS]
+    if os.environ.get("FB_DOC_SCREENSHOTS", "").strip() in {"1", "true", "yes"}:
+        targets.append(DOC_IMAGES)
+    page.wait_for_timeout(150)
+    for folder in targets:
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / f"{name}-390x844.png"))
+
+
+def round_start(events, n: int) -> int:
+    return next(s for s, t, d in events if t == "RoundStarted" and d["round"] == n)
+
+
+INFAMY_MOMENTS = {"ContactWon", "SectorsRevealed", "JobCompleted", "DayNightFlipped", "GameEnded"}
+
+
+def test_a_reviewer_steps_through_infamy_by_round_moment_link_note_and_keys(new_page):
+    table = bots_game("infamy", "replay-infamy")
+    events = stored(table)
+    assert events[-1][1] == "GameEnded"
+    total = len(events)
+    director = new_page("director")
+    director.set_viewport_size(DESKTOP)
+    sign_up(director, "td")
+    get_user_model().objects.filter(username="td").update(is_staff=True)
+
+    # ?turn=N opens the start of Infamy's round N (its notion of a turn), named so.
+    r3, r4, r5 = (round_start(events, n) for n in (3, 4, 5))
+    director.goto(f"/games/{table.id}/replay?turn=3")
+    position = director.get_by_test_id("position")
+    expect(position).to_have_text(f"Round 3 · event {r3} of {total}")
+    expect(director.get_by_test_id("share")).to_have_attribute(
+        "href", f"/games/{table.id}/replay?turn=3"
+    )
+    expect(director.get_by_test_id("sector")).to_have_count(6)  # Infamy's own board
+    expect(director.locator("#log li.now")).to_have_count(1)
+    expect(director.get_by_test_id("keys")).to_contain_text("PgDn")
+
+    # By round and by event, with the buttons and the keys; the address follows.
+    director.get_by_role("button", name="Round ▶").click()
+    expect(position).to_have_text(f"Round 4 · event {r4} of {total}")
+    expect(director).to_have_url(re.compile(r"/replay\?turn=4$"))
+    director.get_by_role("button", name="◀", exact=True).click()
+    expect(position).to_have_text(f"Round 3 · event {r4 - 1} of {total}")
+    expect(director).to_have_url(re.compile(rf"/replay\?at={r4 - 1}$"))
+    director.keyboard.press("ArrowRight")
+    expect(position).to_have_text(f"Round 4 · event {r4} of {total}")
+    director.keyboard.press("Shift+ArrowRight")
+    expect(position).to_have_text(f"Round 5 · event {r5} of {total}")
+    director.keyboard.press("PageUp")
+    expect(position).to_have_text(f"Round 4 · event {r4} of {total}")
+    moment = first_after(events, r4, lambda t, d: t in INFAMY_MOMENTS)
+    director.keyboard.press("]")
+    expect(position).to_contain_text(f"event {moment} of")
+    before = [s for s, t, d in events if s < moment and t in INFAMY_MOMENTS][-1]
+    director.keyboard.press("[")
+    expect(position).to_contain_text(f"event {before} of")  # (round 3's end)
+    expect(director.get_by_test_id("moment-now")).to_contain_text("Round 3: the ")
+    director.get_by_label("Round to go to").fill("2")
+    director.get_by_role("button", name="Go").click()
+    expect(position).to_have_text(f"Round 2 · event {round_start(events, 2)} of {total}")
+
+    # Jump to the next auction won: the moment is named, the board shows the winner.
+    won_at = first_after(events, round_start(events, 2), lambda t, d: t == "ContactWon")
+    director.get_by_role("button", name="auction won").click()
+    expect(position).to_contain_text(f"event {won_at} of")
+    expect(director.get_by_test_id("moment-now")).to_contain_text("Round 2:")
+    expect(director.get_by_test_id("moment-now")).to_contain_text("auction")
+
+    # The moment list, of one kind: a job completed, clicked; back to the previous one.
+    jobs = [s for s, t, d in events if t == "JobCompleted"]
+    assert len(jobs) >= 2
+    director.get_by_test_id("moment-kind").select_option("job")
+    listed = director.get_by_test_id("moment")
+    expect(listed).to_have_count(len(jobs))
+    listed.nth(1).get_by_role("link").click()
+    expect(position).to_contain_text(f"event {jobs[1]} of")
+    expect(director).to_have_url(re.compile(rf"/replay\?at={jobs[1]}$"))
+    director.get_by_role("button", name="Previous moment").click()
+    expect(position).to_contain_text(f"event {jobs[0]} of")
+
+    # The address opens exactly there, in another browser.
+    share = director.get_by_test_id("share").get_attribute("href")
+    viewer = new_page("viewer")
+    sign_up(viewer, "reviewer")
+    viewer.goto(share)
+    expect(viewer.get_by_test_id("position")).to_contain_text(f"event {jobs[0]} of")
+    expect(viewer.get_by_test_id("moment-now")).to_contain_text("completes")
+
+    # A note at this position: added, listed, marked in the log, kept on reload.
+    director.get_by_label(re.compile("Comment on this position")).fill("A first job: the lead.")
+    director.get_by_role("button", name="Add note").click()
+    note = director.get_by_test_id("annotation")
+    expect(note).to_have_count(1)
+    expect(note).to_contain_text("A first job: the lead.")
+    expect(note).to_contain_text("round ")
+    assert Annotation.objects.get().seq == jobs[0]
+    viewer.reload()
+    expect(viewer.get_by_test_id("annotation")).to_contain_text("A first job: the lead.")
+    expect(viewer.locator("#note-form")).to_be_hidden()
+
+    # The pictures docs/web.md shows: an auction won, with its moment.
+    director.get_by_test_id("moment-kind").select_option("")
+    director.goto(f"/games/{table.id}/replay?at={won_at}")
+    expect(director.get_by_test_id("moment-now")).to_contain_text("auction")
+    doc_shot(director, "infamy-replay")
+    director.set_viewport_size(PHONE)  # the phone, further down: the moments and the notes
+    director.evaluate("document.getElementById('moments-panel').scrollIntoView()")
+    phone_doc_shot(director, "infamy-replay-moments")
+
+
+def test_a_game_without_pages_is_replayed_with_a_generic_board(new_page):
+    table = bots_game("goofspiel", "replay-goofspiel")
+    events = stored(table)
+    reveals = [s for s, t, d in events if t == "BidsRevealed"]
+    page = new_page("someone")
+    page.set_viewport_size(PHONE)
+    sign_up(page, "someone")
+    page.goto(f"/games/{table.id}/replay?turn=2")
+    position = page.get_by_test_id("position")
+    shown = next(s for s, t, d in events if t == "PrizeShown" and d["round"] == 2)
+    expect(position).to_have_text(f"Round 2 · event {shown} of {len(events)}")
+    expect(page.get_by_test_id("board")).to_contain_text("Prizes left")  # the view, in words
+    expect(page.get_by_test_id("board-status")).to_contain_text("Waiting for")
+    page.get_by_role("button", name="Next moment").click()
+    expect(position).to_contain_text(f"event {reveals[1]} of")
+    expect(page.get_by_test_id("moment-now")).to_contain_text("Round 2: bids")
+    page.get_by_role("button", name="»").click()
+    expect(page.get_by_test_id("board-status")).to_contain_text("Game over")
+    expect(page.get_by_test_id("moment-now")).to_contain_text("Game over")
+    doc_shot(page, "goofspiel-replay")
