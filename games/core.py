@@ -96,6 +96,11 @@ class Game(Protocol):
     # Whether seats answer out of turn in reaction windows (Family Business's counters):
     # only such a game has standing reactions (``games.standing``; its rules in the registry)
     reaction_windows: bool
+    # Webhook notice kinds of the game's own (``own_notices``), beside those the service
+    # derives from ``status`` for every game (``games.notices``: turn.started,
+    # window.opened, table.filled, game.finished). Optional: ``games.adapter.Adapter``
+    # has none.
+    notice_kinds: tuple[str, ...]
 
     def http_status(self, code: str) -> int:
         """The HTTP status of one of its refusal codes (400, 409 or 422)."""
@@ -185,6 +190,14 @@ class Game(Protocol):
     def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
         """The winners if this stored event ends the game (a table list reads them from
         the stream's last event), else None."""
+        ...
+
+    def own_notices(
+        self, kind: str, payload: Mapping[str, Any]
+    ) -> Mapping[str, frozenset[int] | None]:
+        """The notices of the game's own (kinds among ``notice_kinds``) that a stored event
+        (kind without the game's prefix, payload) raises, with the seats each concerns
+        (None: every seat). Optional: a game that says nothing has only the service's."""
         ...
 
     def legal_commands(self, state: Any, seat: int | None, *, now: int | None = None) -> Any: ...
