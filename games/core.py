@@ -62,7 +62,7 @@ class Status:
     one seat of a sealed step committing while others still choose). ``sealed``: a seat's
     choice is committed and shown to nobody else, staff included, until it is revealed:
     the raw record (the audit's commands and hashes, the export) would show it, so the
-    service serves neither meanwhile (Infamy's sector cards)."""
+    service serves neither meanwhile (a sealed simultaneous choice)."""
 
     over: bool
     winners: tuple[int, ...] = ()
@@ -93,7 +93,7 @@ class Game(Protocol):
     # (event kind, key in the refusal's data): for a ``window_closed`` refusal, the event
     # whose payload names the window and whose seq the refusal reports under that key
     window_closers: tuple[tuple[str, str], ...]
-    # Whether seats answer out of turn in reaction windows (Family Business's counters):
+    # Whether seats answer out of turn in reaction windows (counter cards to an attack):
     # only such a game has standing reactions (``games.standing``; its rules in the registry)
     reaction_windows: bool
     # Webhook notice kinds of the game's own (``own_notices``), beside those the service

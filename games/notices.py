@@ -13,9 +13,8 @@ A command takes a game from one ``Status`` to another; comparing the two says wh
   on the events that raise them.
 
 A derived notice is carried by the earliest event of its command from which on the game
-stays at the point that raised it (Family Business's ``TurnStarted``, not the cards drawn
-after it; a ``GameEnded``), so a state the command passes through on its way is never
-told. An undo tells nothing: the seat that took its move back is the one awaited again.
+stays at the point that raised it (a turn's start, not the cards drawn after it; the
+game's end), so a state the command passes through on its way is never told. An undo tells nothing: the seat that took its move back is the one awaited again.
 
 Pure (``games.core`` only): the relay folds stored events through ``Steps`` from its last
 position, and the tests fold random games of every registered game.

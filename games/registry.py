@@ -16,6 +16,9 @@ from games.infamy.game import GAME as INFAMY
 
 GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL, INFAMY)}
 
+# The game of a table created without naming one (the API's and the lobby's default).
+DEFAULT_GAME = FAMILY_BUSINESS.name
+
 
 # The OpenAPI components of a game's commands and events, for the games whose API
 # contract is typed so far (docs/api.md; Goofspiel's commands are documented there).
