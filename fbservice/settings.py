@@ -270,7 +270,8 @@ HEALTH_BROKER_TIMEOUT = float(os.environ.get("HEALTH_BROKER_TIMEOUT", "1.5"))
 
 # Store a state snapshot every N events of a game.
 FB_SNAPSHOT_EVERY = envint("FB_SNAPSHOT_EVERY", 50)
-# Each process keeps up to this many folded games and started tables in memory (games.cache),
+# Each process keeps up to this many folded games and started tables in memory (games.cache;
+# the webhook relay its folds, webhooks.folds),
 # checked against the database on every use; 0 turns the caches off.
 FB_CACHE_GAMES = envint("FB_CACHE_GAMES", 2000)
 # Bots: true runs them in the request, right after each command (tests, scripts); false

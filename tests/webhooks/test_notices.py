@@ -14,10 +14,11 @@ import pytest
 
 from events.models import StoredEvent
 from events.store import UNDONE
+from games.registry import get_game
 from games.service import game_command_execute, game_undo
 from tests.webhooks.helpers import move, started_table, subscribe, users
 from webhooks import folds
-from webhooks.models import Delivery
+from webhooks.models import Delivery, RelayCursor
 from webhooks.relay import relay_stream
 
 URL = "http://127.0.0.1:9/hooks"  # never called here
@@ -30,16 +31,23 @@ def told(sub: Any) -> list[tuple[int, str, list[dict[str, Any]]]]:
     return [(d.seq, d.kind, json.loads(d.body)["data"]["notices"]) for d in rows]
 
 
-@pytest.mark.parametrize("cold", [False, True], ids=["folded-on", "loaded-each-pass"])
-def test_a_game_without_notices_code_tells_each_round_the_filled_table_and_the_end(cold) -> None:
+@pytest.mark.parametrize("fold", ["kept", "dropped", "stale"])
+def test_a_game_without_notices_code_tells_each_round_the_filled_table_and_the_end(fold) -> None:
+    """The fold at the cursor kept from the last pass, dropped before each (a relay that
+    took over), or a stale one at the cursor's seq whose event hash is not the stream's
+    (another stream's under this id, in a flushed database): the same notices."""
     alice, bob = players = users("alice", "bob")
     kinds = ["turn.started", "window.opened", "table.filled", "game.finished"]
     subs = [subscribe(user, URL, kinds) for user in players]
     table = started_table(players, game="goofspiel", options={"cards": CARDS})
     relay_stream(table.id)
     while move(table, players):
-        if cold:
+        if fold == "dropped":
             folds.folds.clear()
+        if fold == "stale":
+            at = RelayCursor.objects.get(stream_id=table.id).seq
+            empty = get_game("goofspiel").empty_state()
+            folds.folds.put(table.id, folds.Fold(at, "not-this-streams-hash", empty))
         relay_stream(table.id)
     rows = list(StoredEvent.objects.filter(stream_id=table.id).order_by("seq"))
     prizes = [r.seq for r in rows if r.type == "goofspiel.PrizeShown"]
