@@ -73,8 +73,6 @@ def table_create(
             "bad_options", "Only sandbox tables take a seed or stacked deck.", field="seed"
         )
     given = {**(options or {}), **{k: v for k, v in game_options.items() if v is not None}}
-    if "stacked_deck" in given and not given["stacked_deck"]:
-        del given["stacked_deck"]
     try:
         stored = definition.validate_options(given, seats, sandbox=mode == Table.Mode.SANDBOX)
     except RuleViolation as exc:
