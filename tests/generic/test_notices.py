@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from games.core import Game, Status
-from games.notices import GAME_FINISHED, TABLE_FILLED, TURN_STARTED, WINDOW_OPENED, Steps
+from games.notices import GAME_FINISHED, KINDS, TABLE_FILLED, TURN_STARTED, WINDOW_OPENED, Steps
 from games.registry import GAMES
 from tests.generic.random_play import Played, fold, play
 
@@ -156,8 +156,12 @@ def test_a_notice_goes_with_the_event_from_which_the_step_holds_not_a_passing_st
     assert steps.command(events) == [{}, {TURN_STARTED: frozenset({0})}]
 
 
-def test_every_registered_game_is_a_game_with_the_notices_hook() -> None:
-    for game in GAMES.values():
-        assert isinstance(game, Game)
-        assert game.notice_kinds == ()  # none needs kinds of its own today
-        assert dict(game.own_notices("GameStarted", {})) == {}
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_games_own_kinds_are_its_declared_ones_and_shadow_none_of_the_services(name) -> None:
+    game = GAMES[name]
+    assert isinstance(game, Game)
+    assert not set(game.notice_kinds) & {*KINDS, "all", "game.event"}
+    played = play(game, game.min_players, f"own:{name}", ["random"] * game.min_players)
+    for event in played.events:
+        data = game.encode_event(event)
+        assert set(game.own_notices(data.pop("type"), data)) <= set(game.notice_kinds)
