@@ -141,9 +141,9 @@ class ResignView(ApiView):
     @extend_schema(
         tags=["games"],
         summary='Resign (the command {"type": "resign"})',
-        description="No body. What resigning does is the game's (Family Business: your "
-        "mobsters go to the graveyard and your hand is discarded; the game goes on without "
-        "you). A game without a resign command answers 409 `no_resign`.",
+        description="No body. What resigning does is the game's (its rules page says: in a "
+        "game of several seats it may go on without you). A game without a resign command "
+        "answers 409 `no_resign`.",
         parameters=[GAME_ID, schema.IDEMPOTENCY_KEY, schema.REQUEST_ID],
         request=None,
         responses={201: schema.CommandResultSerializer},
@@ -152,7 +152,7 @@ class ResignView(ApiView):
         access = _access(request, game_id, started=False)
         access.require_seat()
         key = idempotency_key(request)  # a bad request is refused as such first
-        try:  # not every game has one (Goofspiel's seats bid to the end)
+        try:  # not every game has one (in some, every seat plays to the end)
             access.definition.decode_command(RESIGN)
         except RuleViolation:
             raise ServiceError("no_resign", game=access.table.game) from None

@@ -261,13 +261,10 @@ class TableSerializer(Serializer):
     status = serializers.ChoiceField(choices=["open", "started", "finished"])
     seats = SeatSerializer(many=True, help_text="The filled seats.")
     size = serializers.IntegerField(help_text="How many seats the table has.")
-    reaction_seconds = serializers.IntegerField(
-        allow_null=True, help_text="Family Business (null for other games)."
+    options = serializers.DictField(
+        help_text="The game's table options, as the game shows them (never a secret one, "
+        "such as a sandbox's stacked deck)."
     )
-    advanced = serializers.BooleanField(
-        allow_null=True, help_text="Family Business: advanced rules (ability cards)."
-    )
-    options = serializers.DictField(help_text="The game's table options (never a stacked deck).")
     undo = serializers.ChoiceField(choices=["off", "own_last"])
     spectator_delay = serializers.IntegerField()
     turn_seconds = serializers.IntegerField()
@@ -539,8 +536,6 @@ RecordTableSerializer = inline_serializer(
     fields={
         "mode": serializers.ChoiceField(choices=["casual", "ranked", "sandbox"]),
         "seats": serializers.IntegerField(),
-        "reaction_seconds": serializers.IntegerField(allow_null=True),
-        "advanced": serializers.BooleanField(allow_null=True),
         "options": serializers.DictField(),
         "undo": serializers.ChoiceField(choices=["off", "own_last"]),
         "status": serializers.ChoiceField(choices=["open", "started", "finished"]),

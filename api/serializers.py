@@ -16,7 +16,7 @@ from rest_framework import serializers
 from api import usernames
 from games.core import RuleViolation
 from games.models import Table
-from games.registry import game_names, get_game
+from games.registry import DEFAULT_GAME, game_names, get_game
 
 # every registered game's bot kinds (the lobby checks the table's game has the one asked)
 BOT_KINDS = sorted({kind for name in game_names() for kind in get_game(name).bot_kinds})
@@ -123,25 +123,19 @@ class SessionSerializer(Serializer):
 # --- tables ------------------------------------------------------------------------------
 
 
-# Family Business's options, also accepted as fields of their own (as before ``options``).
-FB_OPTION_FIELDS = ("reaction_seconds", "advanced", "stacked_deck")
-
-
 class TableCreateSerializer(StrictSerializer):
     game = serializers.ChoiceField(
         choices=list(game_names()),
-        default="family_business",
+        default=DEFAULT_GAME,
         help_text="The game to play (docs/architecture.md lists them).",
     )
     options = serializers.DictField(
         required=False,
-        help_text="The game's table options, validated by the game (400 bad_options): "
-        "Family Business: reaction_seconds, advanced, stacked_deck (also accepted as "
-        "fields of their own); Goofspiel: cards (3 to 13, default 5).",
+        help_text="The game's table options, validated by the game (400 naming the "
+        "field); each game's are in docs/api.md.",
     )
     mode = serializers.ChoiceField(choices=Table.Mode.values, default=Table.Mode.CASUAL)
     seats = StrictIntegerField(min_value=2, max_value=6, default=4)
-    reaction_seconds = StrictIntegerField(min_value=1, max_value=300, required=False)
     undo = serializers.ChoiceField(
         choices=Table.Undo.values,
         required=False,
@@ -157,22 +151,11 @@ class TableCreateSerializer(StrictSerializer):
     turn_action = serializers.ChoiceField(
         choices=Table.TurnAction.values,
         required=False,
-        help_text="What the system plays for a seat out of time: the game's minimal move "
-        "(Family Business: `discard`, its default) or the bot's choice (`bot`).",
-    )
-    advanced = StrictBooleanField(
-        required=False,
-        help_text="Advanced rules: the 10 ability cards (a01..a10) join the deck; their main "
-        "texts are reconstructed (docs/rules.md#advanced-rules).",
+        help_text="What the system plays for a seat out of time: one of the game's "
+        "timeout policies (its minimal move, the first and default, or `bot`: the bot's "
+        "choice).",
     )
     seed = StrictCharField(max_length=128, required=False, help_text="Sandbox tables only (staff).")
-    stacked_deck = serializers.ListField(
-        child=StrictCharField(max_length=8),
-        required=False,
-        max_length=100,
-        help_text="Sandbox tables only (staff): card ids put on top of the deck, in order "
-        "(ability cards a01..a10 only on advanced tables).",
-    )
     join = StrictBooleanField(default=True, help_text="Take a seat at the new table.")
     position = StrictIntegerField(
         min_value=0, max_value=5, required=False, help_text="The seat to take when joining."
@@ -183,16 +166,6 @@ class TableCreateSerializer(StrictSerializer):
         position = attrs.get("position")
         if position is not None and position >= attrs["seats"]:
             raise serializers.ValidationError({"position": ["No such seat at this table."]})
-        if attrs["game"] != "family_business":
-            given = [name for name in FB_OPTION_FIELDS if name in attrs]
-            if given:
-                raise serializers.ValidationError(
-                    {given[0]: ["A Family Business option; this game takes `options`."]}
-                )
-            _game_checks_options(attrs)
-            return attrs
-        if "options" not in attrs:
-            attrs.setdefault("reaction_seconds", settings.FB_REACTION_SECONDS)
         _game_checks_options(attrs)
         return attrs
 
@@ -200,7 +173,6 @@ class TableCreateSerializer(StrictSerializer):
 def _game_checks_options(attrs: dict[str, Any]) -> None:
     """The game validates its options; a refusal names the field, like any bad field."""
     given = dict(attrs.get("options") or {})
-    given.update({name: attrs[name] for name in FB_OPTION_FIELDS if name in attrs})
     sandbox = attrs.get("mode") == Table.Mode.SANDBOX
     try:
         get_game(attrs["game"]).validate_options(given, attrs["seats"], sandbox=sandbox)

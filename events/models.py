@@ -14,7 +14,9 @@ class StoredEvent(models.Model):
     position = models.BigAutoField(primary_key=True)  # global order; not commit order
     stream_id = models.UUIDField()
     seq = models.PositiveIntegerField()  # 1, 2, 3, ... per stream, gap-free
-    type = models.CharField(max_length=80)  # stable name, e.g. "family_business.CardPlayed"
+    type = models.CharField(
+        max_length=80
+    )  # stable name: "<game>.<event>", e.g. "<game>.CardPlayed"
     schema_version = models.PositiveSmallIntegerField(default=1)
     payload = models.JSONField()
     actor = models.CharField(max_length=64)  # "user:<id>", "bot:<seat>" or "system"

@@ -268,11 +268,10 @@ HEALTH_BROKER_TIMEOUT = float(os.environ.get("HEALTH_BROKER_TIMEOUT", "1.5"))
 
 # --------------------------------------------------------------------------- game knobs
 
-# Default length of a reaction window (a table may override it).
-FB_REACTION_SECONDS = envint("FB_REACTION_SECONDS", 10)
 # Store a state snapshot every N events of a game.
 FB_SNAPSHOT_EVERY = envint("FB_SNAPSHOT_EVERY", 50)
-# Each process keeps up to this many folded games and started tables in memory (games.cache),
+# Each process keeps up to this many folded games and started tables in memory (games.cache;
+# the webhook relay its folds, webhooks.folds),
 # checked against the database on every use; 0 turns the caches off.
 FB_CACHE_GAMES = envint("FB_CACHE_GAMES", 2000)
 # Bots: true runs them in the request, right after each command (tests, scripts); false
@@ -443,7 +442,7 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "fbservice API",
-    "DESCRIPTION": "Event-sourced server for the card game Family Business. See docs/api.md.",
+    "DESCRIPTION": "Event-sourced server for turn-based card games. See docs/api.md.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],

@@ -96,6 +96,15 @@ class Adapter(Generic[S]):
         """The winners of a ``GameEnded`` event (every game's last), else None."""
         return list(payload["winners"]) if kind == "GameEnded" else None
 
+    # --- notices (webhooks) -----------------------------------------------------------
+
+    notice_kinds: tuple[str, ...] = ()  # none of its own: the service derives the rest
+
+    def own_notices(
+        self, kind: str, payload: Mapping[str, Any]
+    ) -> Mapping[str, frozenset[int] | None]:
+        return {}
+
     # --- storage ------------------------------------------------------------------------
 
     def encode_event(self, event: Any) -> dict[str, Any]:

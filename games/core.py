@@ -63,7 +63,7 @@ class Status:
     one seat of a sealed step committing while others still choose). ``sealed``: a seat's
     choice is committed and shown to nobody else, staff included, until it is revealed:
     the raw record (the audit's commands and hashes, the export) would show it, so the
-    service serves neither meanwhile (Infamy's sector cards)."""
+    service serves neither meanwhile (a sealed simultaneous choice)."""
 
     over: bool
     winners: tuple[int, ...] = ()
@@ -131,7 +131,7 @@ class Game(Protocol):
     # (event kind, key in the refusal's data): for a ``window_closed`` refusal, the event
     # whose payload names the window and whose seq the refusal reports under that key
     window_closers: tuple[tuple[str, str], ...]
-    # Whether seats answer out of turn in reaction windows (Family Business's counters):
+    # Whether seats answer out of turn in reaction windows (counter cards to an attack):
     # only such a game has standing reactions (``games.standing``; its rules in the registry)
     reaction_windows: bool
     # What a replay steps by (``review_marks``): the game's word for a turn ("turn",
@@ -139,6 +139,11 @@ class Game(Protocol):
     # is offered them ("attack" -> "attack", "mob_war" -> "Mob War")
     turn_name: str
     moment_kinds: Mapping[str, str]
+    # Webhook notice kinds of the game's own (``own_notices``), beside those the service
+    # derives from ``status`` for every game (``games.notices``: turn.started,
+    # window.opened, table.filled, game.finished). Optional: ``games.adapter.Adapter``
+    # has none.
+    notice_kinds: tuple[str, ...]
 
     def http_status(self, code: str) -> int:
         """The HTTP status of one of its refusal codes (400, 409 or 422)."""
@@ -228,6 +233,14 @@ class Game(Protocol):
     def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
         """The winners if this stored event ends the game (a table list reads them from
         the stream's last event), else None."""
+        ...
+
+    def own_notices(
+        self, kind: str, payload: Mapping[str, Any]
+    ) -> Mapping[str, frozenset[int] | None]:
+        """The notices of the game's own (kinds among ``notice_kinds``) that a stored event
+        (kind without the game's prefix, payload) raises, with the seats each concerns
+        (None: every seat). Optional: a game that says nothing has only the service's."""
         ...
 
     def legal_commands(self, state: Any, seat: int | None, *, now: int | None = None) -> Any: ...

@@ -20,7 +20,7 @@ from games.core import RuleViolation
 from games.errors import ServiceError
 from games.models import Seat, Table
 from games.projections import ClockUpsert
-from games.registry import get_game
+from games.registry import DEFAULT_GAME, get_game
 from games.service import (
     SYSTEM,
     bots_inline,
@@ -45,17 +45,16 @@ def table_create(
     undo: str | None = None,
     spectator_delay: int = 0,
     seed: str | None = None,
-    game: str = "family_business",
+    game: str = DEFAULT_GAME,
     turn_seconds: int = 0,
     turn_action: str | None = None,
     **game_options: Any,
 ) -> Table:
-    """A new open table of ``game`` with its ``options`` (validated by the game; its
-    options may also come as keywords, e.g. Family Business's ``reaction_seconds``,
-    ``advanced`` and ``stacked_deck``). ``turn_seconds`` (0: no limit, else 1 to 600) is
-    how long a human seat has to decide before the system plays for it, as
-    ``turn_action`` says (one of the game's ``timeout_policies``; Family Business:
-    ``discard``, a card with no effect, or ``bot``, the heuristic bot's choice)."""
+    """A new open table of ``game`` with its ``options`` (validated by the game; they may
+    also come as keywords, for callers in Python: harnesses and benches). ``turn_seconds``
+    (0: no limit, else 1 to 600) is how long a human seat has to decide before the system
+    plays for it, as ``turn_action`` says (one of the game's ``timeout_policies``: its
+    minimal move, the default, or ``bot``, the heuristic bot's choice)."""
     try:
         definition = get_game(game)
     except KeyError:
@@ -74,8 +73,6 @@ def table_create(
             "bad_options", "Only sandbox tables take a seed or stacked deck.", field="seed"
         )
     given = {**(options or {}), **{k: v for k, v in game_options.items() if v is not None}}
-    if "stacked_deck" in given and not given["stacked_deck"]:
-        del given["stacked_deck"]
     try:
         stored = definition.validate_options(given, seats, sandbox=mode == Table.Mode.SANDBOX)
     except RuleViolation as exc:

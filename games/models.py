@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games.registry import DEFAULT_GAME
+
 
 def new_seed() -> str:
     return secrets.token_hex(16)
@@ -32,16 +34,16 @@ class Table(models.Model):
 
     class TurnAction(models.TextChoices):
         # what a timed-out seat plays (``Game.timeout_policies``, the game decides)
-        DISCARD = "discard"  # Family Business: one card, with no effect
+        DISCARD = "discard"  # a card played with no effect, in a game with cards to play
         MINIMAL = "minimal"  # the game's documented default move
         BOT = "bot"  # what the heuristic bot would
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.CharField(max_length=40, default="family_business")
+    game = models.CharField(max_length=40, default=DEFAULT_GAME)
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.CASUAL)
     seats = models.PositiveSmallIntegerField(default=4)
     # The game's own table options, validated by the game (``Game.validate_options``);
-    # Family Business: reaction_seconds, advanced, stacked_deck (sandbox only, secret).
+    # a sandbox table's may be secret (a stacked deck: ``Game.public_options`` hides it).
     options = models.JSONField(default=dict, blank=True)
     undo = models.CharField(max_length=10, choices=Undo.choices, default=Undo.OWN_LAST)
     spectator_delay = models.PositiveIntegerField(default=0)  # events hidden from spectators
@@ -72,19 +74,6 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.mode} table {self.id}"
-
-    # Family Business's options, as the columns they once were (API, exports, pages).
-    @property
-    def reaction_seconds(self) -> int:
-        return int(self.options.get("reaction_seconds", 10))
-
-    @property
-    def advanced(self) -> bool:
-        return bool(self.options.get("advanced", False))
-
-    @property
-    def stacked_deck(self) -> list[str]:
-        return list(self.options.get("stacked_deck") or [])
 
     @property
     def undo_allowed(self) -> bool:

@@ -30,7 +30,7 @@ from games import reviews, sealing, selectors
 from games.core import Game, Viewer
 from games.errors import ServiceError
 from games.models import Table
-from games.record import event_data, fb_columns, game_export
+from games.record import event_data, game_export
 from games.registry import get_game
 from games.service import (
     CommandOutcome,
@@ -164,7 +164,6 @@ def table_document(
             for s in table.seat_set.all()  # prefetched in position order (games.selectors)
         ],
         "size": table.seats,
-        **fb_columns(table),
         "options": get_game(table.game).public_options(table.options),
         "undo": table.undo,
         "spectator_delay": table.spectator_delay,

@@ -39,7 +39,6 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
         "table": {
             "mode": table.mode,
             "seats": table.seats,
-            **fb_columns(table),
             "options": get_game(table.game).public_options(table.options),
             "undo": table.undo,
             "status": table.status,
@@ -98,14 +97,4 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
             .order_by("seq", "id")
         ],
         "rulings": reviews.ruling_documents(table) if table.status != Table.Status.OPEN else [],
-    }
-
-
-def fb_columns(table: Table) -> dict[str, Any]:
-    """Family Business's options as the fields they were before ``options`` (null for
-    other games)."""
-    fb = table.game == "family_business"
-    return {
-        "reaction_seconds": table.reaction_seconds if fb else None,
-        "advanced": table.advanced if fb else None,
     }

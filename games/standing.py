@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 ORIGIN = "standing"
 # Each game's pure standing rules: Standing, DeclaredCounter, standing_reaction,
-# check_declared, counter_answers, current_turn (games/family_business/standing.py), for
+# check_declared, counter_answers, current_turn (the game's own ``standing`` module), for
 # the games whose interface says they have reaction windows (``Game.reaction_windows``).
 RULES: dict[str, Any] = STANDING
 MAX_COUNTERS = 8

@@ -15,13 +15,25 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games.notices import GAME_FINISHED, TABLE_FILLED, TURN_STARTED, WINDOW_OPENED
+from games.registry import GAMES
+
 
 def retry_until() -> datetime:
     """When a new delivery stops being retried (``FB_WEBHOOK_RETRY_SECONDS`` from now)."""
     return timezone.now() + timedelta(seconds=settings.FB_WEBHOOK_RETRY_SECONDS)
 
 
-KINDS = ("turn.started", "window.opened", "table.filled", "game.finished", "all")
+# What a subscription may ask for: the notices the service derives for every game, those a
+# game adds of its own (``Game.notice_kinds``), and ``all``.
+KINDS = (
+    TURN_STARTED,
+    WINDOW_OPENED,
+    TABLE_FILLED,
+    GAME_FINISHED,
+    *sorted({kind for game in GAMES.values() for kind in game.notice_kinds}),
+    "all",
+)
 
 
 class Subscription(models.Model):

@@ -14,8 +14,10 @@ whose events run ahead of their cursor (``behind``), so a lost notification only
 
 Payloads go through the same viewer projection as every read (``api.viewers``): a
 subscriber's own games as its seat sees them, a staff service-wide subscription as a
-spectator does. Which events are turns, windows, a filled table or a finished game is the
-game's to say (``games.registry.notices``: ``games/family_business/notices.py``).
+spectator does. Which events are turns, windows, a filled table or a finished game the
+service derives for every game from its status before and after each command
+(``games.notices``), folded on from the cursor (``webhooks.folds``), plus the kinds a game
+adds of its own (``Game.own_notices``).
 
 A tournament director's deciding ruling (an award or a void, ``games.reviews``) finishes
 its game without an event, so the relay reads the game's rulings beside its events: the
@@ -43,23 +45,21 @@ from django.db import connection, transaction
 from django.db.models import Q
 
 from events.models import StoredEvent
-from events.store import UNDONE, iso
+from events.store import iso
 from games import selectors
-from games.core import Game
 from games.errors import ServiceError
 from games.models import Ruling, Table
+from games.notices import KINDS, Notices
 from games.reads import Access, event_document
 from games.registry import get_game
-from games.registry import notices as game_notices
 from games.reviews import Decided, may_read_rulings, ruling_document
-from webhooks import tasks
+from webhooks import folds, tasks
 from webhooks.models import Delivery, RelayCursor, Subscription
 
 _IDS = uuid.UUID("0b7d3f3e-2c55-4a8e-9a43-4f3c0a1d2e77")  # namespace of message ids
 ALL = "all"
 EVENT = "game.event"  # the type of a delivery made only because a subscription wants all
 FINISHED = "game.finished"  # also the type of a deciding ruling's delivery
-KIND_ORDER = ("table.filled", "turn.started", "window.opened", FINISHED)
 DECIDING = (Ruling.Kind.AWARD, Ruling.Kind.VOID)
 
 Lane = tuple[uuid.UUID, uuid.UUID | None]  # (subscription, game): delivered in order
@@ -118,7 +118,7 @@ def relay_stream(stream_id: uuid.UUID) -> int:
             over = table is None or table.status == Table.Status.FINISHED
             RelayCursor.objects.filter(stream_id=stream_id).update(finished=over)
             return 0
-        deliveries = build(table, rows)
+        deliveries = build(table, rows, after)
         ruled_deliveries = build_rulings(table, rulings)
         # Two statements, events first: a ruling's delivery shares its lane position with
         # the game's last event and is sent after it (lanes go by seq, then id).
@@ -181,28 +181,32 @@ def _versions(rows: list[StoredEvent]) -> dict[int, int]:
     return version
 
 
-def _notices(definition: Game, table: Table, row: StoredEvent) -> dict[str, list[int]]:
-    """Notice kind -> the seats it concerns, for one stored event."""
-    if row.type == UNDONE or "." not in row.type:
-        return {}
-    raised = game_notices(definition.name, row.type.split(".", 1)[1], row.payload)
-    every = sorted(s.position for s in table.seat_set.all())
-    return {kind: sorted(seats) if seats is not None else every for kind, seats in raised.items()}
+def _seats(order: tuple[str, ...], raised: Notices, every: list[int]) -> dict[str, list[int]]:
+    """Notice kind -> the seats it concerns (in ``order``), for one stored event."""
+    return {
+        kind: every if raised[kind] is None else sorted(raised[kind] or ())
+        for kind in order
+        if kind in raised
+    }
 
 
-def build(table: Table, rows: list[StoredEvent]) -> list[Delivery]:
-    """The deliveries ``rows`` (a game's next events) make for its subscriptions."""
+def build(table: Table, rows: list[StoredEvent], after: int) -> list[Delivery]:
+    """The deliveries ``rows`` (a game's events after seq ``after``) make for its
+    subscriptions."""
     subscriptions = _subscriptions(table)
     if not subscriptions:
         return []
     definition = get_game(table.game)
+    order = KINDS + definition.notice_kinds  # a delivery's type: the first of its kinds
+    raised = folds.notices(table, definition, rows, after)
     users = {s.position: s.user_id for s in table.seat_set.all()}
+    every = sorted(users)
     versions = _versions(rows)
     viewers = {sub.id: _viewer(table, sub) for sub in subscriptions}
     documents: dict[tuple[int, Any], dict[str, Any]] = {}  # (seq, viewer) -> event document
     out: list[Delivery] = []
-    for row in rows:
-        notices = _notices(definition, table, row)
+    for row, told in zip(rows, raised, strict=True):
+        notices = _seats(order, told, every)
         for sub in subscriptions:
             viewer = viewers[sub.id]
             everything = ALL in sub.kinds
@@ -213,7 +217,7 @@ def build(table: Table, rows: list[StoredEvent]) -> list[Delivery]:
                 for kind, seats in notices.items()
                 if viewer.seat is None or viewer.seat in seats
             }
-            wanted = [k for k in KIND_ORDER if k in mine and (k in sub.kinds or everything)]
+            wanted = [k for k in order if k in mine and (k in sub.kinds or everything)]
             if wanted:
                 kind = wanted[0]
             elif everything:

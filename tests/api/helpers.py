@@ -60,8 +60,19 @@ class Player:
         return response.json()
 
 
-def create_table(player: Player, **options: Any) -> dict[str, Any]:
-    response = player.post("/tables", options)
+# A table's own fields in POST /tables; anything else a test names is the game's option.
+TABLE_FIELDS = {"game", "options", "mode", "seats", "undo", "spectator_delay", "turn_seconds"}
+TABLE_FIELDS |= {"turn_action", "seed", "join", "position"}
+
+
+def create_table(player: Player, **fields: Any) -> dict[str, Any]:
+    """POST /tables with the table's ``fields``; the game's options may come as keywords
+    too (``reaction_seconds=20``): they go in ``options``."""
+    body = {k: v for k, v in fields.items() if k in TABLE_FIELDS}
+    options = {k: v for k, v in fields.items() if k not in TABLE_FIELDS}
+    if options:
+        body["options"] = {**body.get("options", {}), **options}
+    response = player.post("/tables", body)
     assert response.status_code == 201, response.content
     return response.json()
 

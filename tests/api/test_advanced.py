@@ -50,13 +50,13 @@ def test_an_advanced_game_over_http_with_abilities_and_decisions(alice, bob, car
         reaction_seconds=300,
         join=False,
     )
-    assert table["advanced"] is True
+    assert table["options"]["advanced"] is True
     game_id = table["id"]
     cast = [alice, bob, carol]
     seat_all(game_id, *cast)
     assert staff.post(f"/tables/{game_id}/bots", {"kind": "heuristic"}).status_code == 201
     first = start(alice, game_id)
-    assert first["table"]["advanced"] is True and first["state"]["advanced"] is True
+    assert first["table"]["options"]["advanced"] is True and first["state"]["advanced"] is True
     assert first["state"]["abilities"] == []
     hand = {c["id"]: c for c in first["state"]["players"][0]["hand"]}
     butcher = next(c for c in hand.values() if c["kind"] == "BUTCHER")
@@ -143,7 +143,7 @@ def test_an_advanced_game_over_http_with_abilities_and_decisions(alice, bob, car
 def test_advanced_commands_refused_with_their_codes(alice, bob):
     base = create_table(alice, seats=2)
     seat_all(base["id"], bob)
-    assert base["advanced"] is False
+    assert base["options"]["advanced"] is False
     start(alice, base["id"])
     refused = alice.command(base["id"], {"type": "end_turn"})
     assert refused.status_code == 400 and refused.json()["code"] == "bad_command"
@@ -151,7 +151,7 @@ def test_advanced_commands_refused_with_their_codes(alice, bob):
     table = create_table(alice, seats=2, advanced=True)
     seat_all(table["id"], bob)
     doc = start(alice, table["id"])
-    assert doc["table"]["advanced"] is True and doc["state"]["turn_seat"] == 0
+    assert doc["table"]["options"]["advanced"] is True and doc["state"]["turn_seat"] == 0
     no_decision = alice.command(table["id"], {"type": "draw", "source": "deck"})
     assert no_decision.status_code == 422, no_decision.json()
     assert no_decision.json()["code"] in ("no_decision", "no_ability")
@@ -169,6 +169,6 @@ def test_advanced_commands_refused_with_their_codes(alice, bob):
 
 
 def test_ability_cards_in_a_stacked_deck_need_an_advanced_table(staff):
-    response = staff.post("/tables", {"mode": "sandbox", "stacked_deck": ["a01"]})
+    response = staff.post("/tables", {"mode": "sandbox", "options": {"stacked_deck": ["a01"]}})
     assert response.status_code == 400
     assert "stacked_deck" in response.json()["extra"]["fields"]

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from games.models import Table
 from games.registry import STANDING, game_names, get_game
 from games.service import game_load
 from tests.api.helpers import API, Player, create_table, seat_all, start
@@ -109,10 +110,15 @@ def test_an_unknown_game_is_refused(alice) -> None:
     assert "game" in response.json()["extra"]["fields"]
 
 
-def test_family_business_fields_are_not_another_games_options(alice) -> None:
-    response = alice.post("/tables", {"game": "goofspiel", "reaction_seconds": 20})
-    assert response.status_code == 400
-    assert "reaction_seconds" in response.json()["extra"]["fields"]
+@pytest.mark.parametrize("game", ["family_business", "goofspiel"])
+@pytest.mark.parametrize("field", ["reaction_seconds", "advanced", "stacked_deck"])
+def test_a_games_options_come_in_options_only(alice, game, field) -> None:
+    # the fields Family Business's options once had of their own are refused, for it too
+    value = {"reaction_seconds": 20, "advanced": True, "stacked_deck": []}[field]
+    response = alice.post("/tables", {"game": game, field: value})
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")
+    assert field in response.json()["extra"]["fields"]
+    assert not Table.objects.filter(created_by=alice.user).exists()
 
 
 # --- Goofspiel: sealed simultaneous bids --------------------------------------------------

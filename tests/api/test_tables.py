@@ -16,7 +16,8 @@ def test_a_new_table_seats_its_creator_and_is_listed_as_open(alice, bob) -> None
     )
     assert (table["turn_seconds"], table["turn_action"]) == (60, "bot")
     assert table["status"] == "open" and table["mode"] == "casual" and table["size"] == 3
-    assert table["undo"] == "own_last" and table["reaction_seconds"] == 20
+    assert table["undo"] == "own_last" and table["options"]["reaction_seconds"] == 20
+    assert "reaction_seconds" not in table and "advanced" not in table  # options only
     assert table["spectator_delay"] == 2 and table["created_by"] == alice.user.pk
     assert table["seats"] == [{"position": 0, "name": "alice", "bot": None, "user": alice.user.pk}]
     assert table["your_seat"] == 0
@@ -110,15 +111,15 @@ def test_sandbox_tables_are_for_staff(alice, bob, staff) -> None:
         ({"seats": "4"}, "seats"),
         ({"seats": 4.5}, "seats"),
         ({"mode": "tournament"}, "mode"),
-        ({"reaction_seconds": 0}, "reaction_seconds"),
+        ({"options": {"reaction_seconds": 0}}, "reaction_seconds"),
         ({"spectator_delay": -1}, "spectator_delay"),
         ({"turn_seconds": 601}, "turn_seconds"),
         ({"turn_action": "sleep"}, "turn_action"),
         ({"undo": "always"}, "undo"),
         ({"join": "yes"}, "join"),
         ({"seats": 2, "position": 3}, "position"),
-        ({"stacked_deck": ["c99"]}, "stacked_deck"),
-        ({"stacked_deck": ["c01", "c01"]}, "stacked_deck"),
+        ({"options": {"stacked_deck": ["c99"]}}, "stacked_deck"),
+        ({"options": {"stacked_deck": ["c01", "c01"]}}, "stacked_deck"),
         ({"colour": "red"}, "colour"),
     ],
 )

@@ -69,7 +69,7 @@ def test_postgres_restarted_during_a_bot_game(private_postgres, webs) -> None:
     web = webs(DATABASE_URL=db_url)
     alice = Client(web.url)
     alice.register("alice")
-    table = alice.post("/tables", {"seats": 3, "reaction_seconds": 300})
+    table = alice.post("/tables", {"seats": 3, "options": {"reaction_seconds": 300}})
     assert table.status_code == 201, table.text
     game_id = table.json()["id"]
     for kind in ("heuristic", "random"):

@@ -1,43 +1,106 @@
-"""Which events notify whom (games/<game>/notices.py), asked through the registry as the
-webhook relay asks it."""
+"""The notices the service derives from ``Game.status`` (games/notices.py) are, event for
+event, the ones each game's own notices module raised before the service derived them: the
+same kinds, for the same seats, carried by the same events. So a webhook receiver sees the
+same deliveries as before (docs/webhooks.md). ``BEFORE`` is what those modules said.
+
+Two differences, both where the modules told a seat to act at a step it never got: a turn
+that starts in a command that goes on past it is not told (the game ended in it, or the
+seat was out by its end: a Mob War in the same command); and in Family
+Business's advanced rules a turn that opens with a pending decision is told as the decision
+(``window.opened``), then the card play after it as a ``turn.started`` (a new step the
+modules said nothing of). The tests below pin both."""
 
 from __future__ import annotations
 
-from games.registry import notices
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from games.notices import Steps
+from games.registry import GAMES
+from tests.generic.random_play import play
 
 
-def test_turns_windows_start_and_end_notify_their_seats() -> None:
-    fb = "family_business"
-    assert notices(fb, "TurnStarted", {"seat": 2, "turn": 7}) == {"turn.started": {2}}
-    window = {"window": "w3", "seat": 0, "eligible": [1, 3], "card": "c01"}
-    assert notices(fb, "WindowOpened", window) == {"window.opened": {1, 3}}
-    decision = {"window": "w4", "seat": 1, "decision": "draw"}
-    assert notices(fb, "DecisionOpened", decision) == {"window.opened": {1}}
-    assert notices(fb, "GameStarted", {"names": ["a", "b"]}) == {"table.filled": None}
-    assert notices(fb, "GameEnded", {"winners": [0], "seed": "s"}) == {"game.finished": None}
+def fb_before(kind: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    if kind == "TurnStarted":
+        return {"turn.started": {payload["seat"]}}
+    if kind == "WindowOpened":
+        return {"window.opened": set(payload["eligible"])}
+    if kind == "DecisionOpened":
+        return {"window.opened": {payload["seat"]}}
+    return _start_and_end(kind)
 
 
-def test_other_events_notify_nobody() -> None:
-    for kind in ("CardPlayed", "CardsDrawn", "WindowClosed", "CounterPlayed", "PlayerOut"):
-        assert notices("family_business", kind, {"seat": 0}) == {}
-    assert notices("goofspiel", "TurnStarted", {"seat": 0}) == {}  # not a Goofspiel event
-    for kind in ("BidPlaced", "BidsRevealed"):
-        assert notices("goofspiel", kind, {"round": 1, "seat": 0}) == {}
+def infamy_before(kind: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    if kind == "StepStarted":
+        return {"turn.started": None if payload["seat"] is None else {payload["seat"]}}
+    return _start_and_end(kind)
 
 
-def test_goofspiels_rounds_start_and_end_notify_every_seat() -> None:
-    assert notices("goofspiel", "PrizeShown", {"round": 2, "prize": 7}) == {"turn.started": None}
-    assert notices("goofspiel", "GameStarted", {"names": ["a", "b"]}) == {"table.filled": None}
-    ended = {"winners": [1], "scores": [3, 12]}
-    assert notices("goofspiel", "GameEnded", ended) == {"game.finished": None}
+def goofspiel_before(kind: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    return {"turn.started": None} if kind == "PrizeShown" else _start_and_end(kind)
 
 
-def test_infamy_steps_start_and_end_notify_their_seats() -> None:
-    step = {"step": "auction", "seat": 2, "deadline": None}
-    assert notices("infamy", "StepStarted", step) == {"turn.started": {2}}
-    sealed = {"step": "sector", "seat": None, "deadline": 120_000}  # every seat at once
-    assert notices("infamy", "StepStarted", sealed) == {"turn.started": None}
-    assert notices("infamy", "GameStarted", {"names": ["a", "b", "c"]}) == {"table.filled": None}
-    assert notices("infamy", "GameEnded", {"winners": [1], "seed": "s"}) == {"game.finished": None}
-    for kind in ("BidPlaced", "SectorChosen", "SectorsRevealed", "FigurePlaced"):
-        assert notices("infamy", kind, {"seat": 0}) == {}
+def _start_and_end(kind: str) -> dict[str, Any]:
+    return {"GameStarted": {"table.filled": None}, "GameEnded": {"game.finished": None}}.get(
+        kind, {}
+    )
+
+
+CALLS = ("turn.started", "window.opened")
+BEFORE = {"family_business": fb_before, "infamy": infamy_before, "goofspiel": goofspiel_before}
+
+
+def every(seats: int, notices: Mapping[str, Any]) -> dict[str, set[int]]:
+    return {k: set(range(seats)) if v is None else set(v) for k, v in notices.items()}
+
+
+@pytest.mark.parametrize("name", sorted(BEFORE))
+def test_derived_notices_are_the_ones_each_games_module_raised_event_for_event(name) -> None:
+    game = GAMES[name]
+    for seats in sorted({game.min_players, game.max_players}):
+        for n in range(3):
+            kinds = ["random", "heuristic"][n % 2 :] * seats
+            played = play(game, seats, f"before:{name}:{seats}:{n}", kinds[:seats])
+            steps = Steps(game, game.empty_state())
+            told: dict[str, int] = {}
+            for index, move in enumerate(played.moves):
+                events = played.events[move.first : move.last]
+                derived = steps.command(events, deal=index == 0)
+                awaited = set(steps.status.awaiting)
+                for event, notices in zip(events, derived, strict=True):
+                    data = game.encode_event(event)
+                    kind = data.pop("type")
+                    want = every(seats, BEFORE[name](kind, data))
+                    for call in CALLS:  # the change: no call to a seat the command passed
+                        if call in want:
+                            want[call] &= awaited
+                            if not want[call]:
+                                del want[call]
+                    assert every(seats, notices) == want, (name, seats, n, kind, data)
+                    for notice in notices:
+                        told[notice] = told.get(notice, 0) + 1
+            assert told["turn.started"] > 1 and told["game.finished"] == 1
+            if name == "family_business":
+                assert told["window.opened"] > 1
+
+
+def test_advanced_rules_a_pending_decision_is_a_window_and_the_play_after_it_a_turn() -> None:
+    game = GAMES["family_business"]
+    played = play(game, 3, "before:advanced", ["random"] * 3, options={"advanced": True})
+    steps = Steps(game, game.empty_state())
+    decisions = plays_after = 0
+    for index, move in enumerate(played.moves):
+        events = played.events[move.first : move.last]
+        derived = steps.command(events, deal=index == 0)
+        for event, notices in zip(events, derived, strict=True):
+            data = game.encode_event(event)
+            if data["type"] == "DecisionOpened" and data["seat"] in steps.status.awaiting:
+                assert notices == {"window.opened": frozenset({data["seat"]})}
+                decisions += 1
+            decided = data["type"] == "WindowClosed" and data["reason"] == "decided"
+            if decided and not steps.status.window and move.seat in steps.status.awaiting:
+                assert notices == {"turn.started": frozenset({move.seat})}
+                plays_after += 1
+    assert decisions > 1 and plays_after > 1

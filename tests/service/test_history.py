@@ -193,9 +193,17 @@ def test_export_refuses_an_unfinished_game() -> None:
         call_command("export_game", str(table.id), stdout=StringIO())
 
 
-def test_play_bot_game_plays_a_whole_game_through_the_service() -> None:
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "3", "--seed", "cmd"],
+        ["--game", "goofspiel", "--players", "2", "--options", '{"cards": 4}'],
+        ["--players", "2", "--options", '{"advanced": true}'],
+    ],
+)
+def test_play_bot_game_plays_a_whole_game_through_the_service(args) -> None:
     out = StringIO()
-    call_command("play_bot_game", "--players", "3", "--seed", "cmd", stdout=out)
+    call_command("play_bot_game", *args, stdout=out)
     text = out.getvalue()
     assert "winners:" in text and "verified: OK" in text
     table = Table.objects.get()

@@ -50,6 +50,18 @@ def test_each_subscription_gets_its_kinds_of_its_games_as_its_seat_sees_them() -
     rows = list(StoredEvent.objects.filter(stream_id=table.id).order_by("seq"))
     kinds = {row.seq: row.type.split(".", 1)[1] for row in rows}
 
+    # a turn is told when the seat is still awaited at the end of its command (not one that
+    # starts in the command ending the game, or of a seat a Mob War put out in it)
+    ends = {r.command_id: r.seq for r in rows}  # each command's last event
+    awaited = {
+        seq: game.status(game_load(game_id=table.id, upto=seq).state).awaiting
+        for seq in set(ends.values())
+    }
+
+    def turn(row: StoredEvent) -> bool:
+        seat = row.payload.get("seat")
+        return kinds[row.seq] == "TurnStarted" and seat in awaited[ends[row.command_id]]
+
     got = bodies(subs["alice"])  # every event, in order, typed by what it means for alice
     assert [b["data"]["seq"] for b in got] == [row.seq for row in rows]
     for body in got:
@@ -58,12 +70,12 @@ def test_each_subscription_gets_its_kinds_of_its_games_as_its_seat_sees_them() -
         assert body["data"]["seat"] == 0 and body["data"]["viewer"] == 0
         assert seq <= body["data"]["version"] <= rows[-1].seq
         assert body["data"]["event"]["seq"] == seq
-        if kinds[seq] == "TurnStarted" and rows[seq - 1].payload["seat"] == 0:
+        if turn(rows[seq - 1]) and rows[seq - 1].payload["seat"] == 0:
             assert body["type"] == "turn.started"
     assert {b["type"] for b in got} >= {"game.event", "turn.started", "table.filled"}
     assert got[-1]["type"] == "game.finished"
 
-    bob_turns = [r.seq for r in rows if kinds[r.seq] == "TurnStarted" and r.payload["seat"] == 1]
+    bob_turns = [r.seq for r in rows if turn(r) and r.payload["seat"] == 1]
     assert [b["data"]["seq"] for b in bodies(subs["bob"])] == bob_turns
     assert {b["type"] for b in bodies(subs["bob"])} == {"turn.started"}
 
@@ -79,7 +91,7 @@ def test_each_subscription_gets_its_kinds_of_its_games_as_its_seat_sees_them() -
     assert bodies(subs["mallory"]) == []  # not seated: none of her games
 
     staff_got = bodies(subs["staff"])  # service-wide, as a spectator
-    turns = [r.seq for r in rows if kinds[r.seq] == "TurnStarted"]
+    turns = [r.seq for r in rows if turn(r)]
     starts = [r.seq for r in rows if kinds[r.seq] == "GameStarted"]
     assert [b["data"]["seq"] for b in staff_got] == sorted(starts + turns)
     assert {b["data"]["viewer"] for b in staff_got} == {"spectator"}

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -10,6 +11,7 @@ from games.errors import ServiceError
 from games.lobby import seat_add_bot, table_create, table_start
 from games.models import Table
 from games.record import game_export
+from games.registry import DEFAULT_GAME, game_names
 from games.service import game_load
 from games.verify import verify_record
 
@@ -21,17 +23,23 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=4)
         parser.add_argument("--bots", default="heuristic,random", help="bot kinds seated in turn")
         parser.add_argument("--seed", default=None, help="a seed (makes it a sandbox table)")
-        parser.add_argument("--advanced", action="store_true", help="with the ability cards")
+        parser.add_argument("--game", choices=game_names(), default=DEFAULT_GAME)
+        parser.add_argument(
+            "--options", type=json.loads, default={}, help="the game's table options, as JSON"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         kinds = options["bots"].split(",")
+        if not isinstance(options["options"], dict):
+            raise CommandError("--options: a JSON object")
         try:
             table = table_create(
                 created_by=None,
+                game=options["game"],
                 seats=options["players"],
                 mode=Table.Mode.SANDBOX if options["seed"] else Table.Mode.CASUAL,
                 seed=options["seed"],
-                advanced=options["advanced"],
+                options=options["options"],
             )
             for i in range(options["players"]):
                 seat_add_bot(table_id=table.id, bot=kinds[i % len(kinds)])

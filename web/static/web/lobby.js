@@ -38,7 +38,7 @@ function tableRow(table, { joinable }) {
     action = `<a class="button" href="${link}">Watch</a>`;
   }
   return `<tr data-table="${table.id}">
-    <td>${table.game === "infamy" ? '<span class="badge game">Infamy</span> ' : ""}<b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span>${table.advanced ? ' <span class="badge ability" title="Advanced rules: ability cards (texts reconstructed)">advanced</span>' : ""}${table.turn_seconds ? ` <span class="badge">${table.turn_seconds} s/turn</span>` : ""}</td>
+    <td>${table.game === "infamy" ? '<span class="badge game">Infamy</span> ' : ""}<b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span>${table.options.advanced ? ' <span class="badge ability" title="Advanced rules: ability cards (texts reconstructed)">advanced</span>' : ""}${table.turn_seconds ? ` <span class="badge">${table.turn_seconds} s/turn</span>` : ""}</td>
     <td>${resultText(table)}</td>
     <td>${seatsText(table)}</td>
     <td class="right">${action}</td></tr>`;
@@ -117,8 +117,7 @@ function createBody(form) {
   if (game === "infamy") {
     body.options = { sector_seconds: Math.max(5, Math.min(600, Number(form.sector_seconds.value) || 60)) };
   } else {
-    body.reaction_seconds = Number(form.reaction_seconds.value) || 10;
-    body.advanced = form.advanced.checked;
+    body.options = { reaction_seconds: Number(form.reaction_seconds.value) || 10, advanced: form.advanced.checked };
   }
   return body;
 }

@@ -21,10 +21,10 @@ const log = new MoveLog();
 /* --- the waiting room (page.js draws it) --------------------------------------------- */
 
 function tableInfo(table) {
-  return `${table.mode} table · ${table.size} seats · ${table.reaction_seconds} s to answer an attack` +
+  return `${table.mode} table · ${table.size} seats · ${table.options.reaction_seconds} s to answer an attack` +
     ` · undo ${table.undo === "off" ? "off" : "allowed"}` +
     (table.turn_seconds ? ` · ${table.turn_seconds} s per turn (then ${table.turn_action === "bot" ? "a bot plays" : "a card is discarded"})` : "") +
-    (table.advanced ? " · advanced rules (ability cards, texts reconstructed)" : "");
+    (table.options.advanced ? " · advanced rules (ability cards, texts reconstructed)" : "");
 }
 
 /* --- the game ------------------------------------------------------------------------ */
