@@ -18,7 +18,7 @@ class MarksView(ApiView):
         tags=["history"],
         summary="Where the game's turns start and its notable moments happen",
         description="What a replay steps and jumps by, declared by each game: its turns "
-        "(Family Business's turns, Infamy's and Goofspiel's rounds) and its moments (an "
+        "(a player's turn, a round: `turn_name` says which) and its moments (an "
         "attack, an auction won, a round's end), each at an event `seq` to open with "
         "`/replay?at=`, with a label to read. Computed from the events as you may see them: "
         "before the end they name nothing hidden from you; once the game is over, everything.",

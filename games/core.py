@@ -90,8 +90,8 @@ class Seen:
 
 @dataclass(frozen=True)
 class TurnMark:
-    """Where one of the game's turns starts (what the game calls a turn: Family Business's
-    turn, Infamy's Day or Night round, Goofspiel's round)."""
+    """Where one of the game's turns starts (what the game calls a turn: a player's turn,
+    a round of sealed bids, a Day or a Night; ``Game.turn_name`` names it)."""
 
     seq: int  # the event that starts it
     number: int  # the game's own count, from 1, increasing
