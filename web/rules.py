@@ -66,9 +66,7 @@ def render(markdown: str) -> RulesPage:
     tokens = parser.parse(markdown)
     _anchor_headings(tokens)
     _unlink_files(tokens)
-    title = next(
-        (b.content for a, b in zip(tokens, tokens[1:], strict=False) if a.tag == "h1"), ""
-    )
+    title = next((b.content for a, b in zip(tokens, tokens[1:], strict=False) if a.tag == "h1"), "")
     return RulesPage(title=title, html=parser.renderer.render(tokens, parser.options, {}))
 
 

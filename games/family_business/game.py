@@ -55,7 +55,10 @@ class FamilyBusiness(Adapter[GameState]):
     table_options: tuple[TableOption, ...] = (
         TableOption("reaction_seconds", "Seconds to answer an attack", "int", 10, 1, 300),
         TableOption(
-            "advanced", "Advanced rules (ability cards, texts reconstructed)", "bool", False
+            "advanced",
+            "Advanced rules (ability cards — their texts are reconstructed)",
+            "bool",
+            False,
         ),
     )
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter

@@ -538,20 +538,23 @@ def victory(state: GameState) -> Outcome | None:
         breaks.append(TieBreak(name, values, tuple(p.seat for p in kept)))
     won = tuple(sorted(p.seat for p in kept))
     names = " and ".join(state.players[s].name for s in won)
-    how = _class(kept[0])
+    top = kept[0]
     if pool is a:
-        why = f"on Infamy ({how})"
+        why = f"on Infamy: {top.infamy}, above {WIN_INFAMY}"
     elif pool is b_:
-        why = f"on Reputation ({how})"
-        rivals = [p for p in seats if p not in pool and p.infamy > kept[0].infamy]
+        best = max(top.rep)
+        faction = FACTION_NAMES[FACTIONS[top.rep.index(best)]]
+        why = f"on Reputation: {best} with {faction}"
+        rivals = [p for p in seats if p not in pool and p.infamy > top.infamy]
         if rivals:
             why += (
-                f"; nobody passed {WIN_INFAMY} Infamy, so Reputation decides before "
-                f"Infamy ({', '.join(f'{p.name} had {p.infamy} Infamy' for p in rivals)})"
+                f"; nobody passed {WIN_INFAMY} Infamy, so {WIN_REPUTATION} Reputation wins "
+                f"over more Infamy ({', '.join(f'{p.name} had {p.infamy}' for p in rivals)})"
             )
     else:
         why = (
-            f"with Infamy {WIN_INFAMY}, as nobody passed it or reached {WIN_REPUTATION} Reputation"
+            f"with Infamy {WIN_INFAMY}: nobody passed it or reached {WIN_REPUTATION} "
+            "Reputation with a faction"
         )
     applied = breaks[1:]
     if applied:

@@ -54,7 +54,9 @@ def test_an_unknown_games_rules_are_a_404_listing_the_games(client):
 
 
 def test_rules_render_no_raw_html_and_no_links_into_the_repository():
-    page = render("# T\n\n<script>alert(1)</script>\n\nsee [the api](api.md#x) and [site](/lobby)\n")
+    page = render(
+        "# T\n\n<script>alert(1)</script>\n\nsee [the api](api.md#x) and [site](/lobby)\n"
+    )
     assert "<script>" not in page.html and "&lt;script&gt;" in page.html
     assert 'href="api.md#x"' not in page.html and "the api" in page.html
     assert '<a href="/lobby">site</a>' in page.html

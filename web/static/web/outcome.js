@@ -6,12 +6,12 @@
 
 /* `nameOf(seat)`: the seat's name, from the table document. */
 function outcomeHtml(outcome, nameOf) {
-  const rows = (outcome.tie_breaks || []).map((t, i) => {
+  const rows = (outcome.tie_breaks || []).map((t) => {
     const kept = new Set(t.kept);
     const values = t.values.map((v) =>
       `<li class="${kept.has(v.seat) ? "kept" : ""}" data-seat="${v.seat}">${esc(nameOf(v.seat))}: <b>${esc(String(v.value))}</b>` +
       `${kept.has(v.seat) ? ' <span class="badge win" title="kept by this comparison">✓</span>' : ""}</li>`).join("");
-    return `<li data-testid="tie-break"><span class="criterion">${i + 1}. ${esc(t.criterion)}</span><ul class="values">${values}</ul></li>`;
+    return `<li data-testid="tie-break"><span class="criterion">${esc(t.criterion)}</span><ul class="values">${values}</ul></li>`;
   }).join("");
   return `<h3>Result</h3><p class="summary" data-testid="outcome-summary">${esc(outcome.summary)}</p>` +
     (rows ? `<details open><summary class="small">How it was decided</summary><ol class="tie-breaks">${rows}</ol></details>` : "");

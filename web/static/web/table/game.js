@@ -154,11 +154,12 @@ function recordsTable(rows) {
   return `<div class="records"><table class="list small"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
-/* A list that has one entry per seat (as many as the table's seats) reads "name: value". */
+/* A list of numbers with one entry per seat (as many as the table's seats: bids, scores)
+   reads "name value, name value". */
 function bidsByName(key, value) {
   const seats = doc && doc.table ? doc.table.size : 0;
   if (Array.isArray(value) && seats && value.length === seats && !SEAT_FIELDS.has(key) &&
-      value.every((v) => typeof v !== "object" || v === null)) {
+      value.every((v) => typeof v === "number" || typeof v === "boolean" || v === null)) {
     return value.map((v, i) => `${esc(nameOf(i))} ${esc(v === null ? "?" : String(v))}`).join(", ");
   }
   return valueHtml(key, value);
@@ -235,7 +236,7 @@ function drawActions(state) {
   const el = document.getElementById("actions");
   const legal = state.legal || [];
   if (state.over) {
-    el.innerHTML = `<h3>Moves</h3><p class="muted">The game is over.</p>`;
+    el.innerHTML = `<h3>Your options</h3><p class="muted">None: the game is over.</p>`;
     return;
   }
   if (!legal.length) {
