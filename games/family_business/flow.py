@@ -12,6 +12,7 @@ from .abilities import butcher_ready, cleaner_draws, draw_count, hand_limit, hol
 from .cards import (
     ABILITY_CARDS,
     CARD_KIND,
+    FAMILY_BY_ID,
     HAND_LIMIT,
     MOB_WAR_LIST_THRESHOLD,
     MOB_WAR_SURVIVOR_THRESHOLD,
@@ -91,10 +92,11 @@ def outcome(state: GameState) -> Outcome | None:
     play wins; families put out by the same step with nobody else left share a draw."""
     if not state.over:
         return None
-    names = [p.name for p in state.players]
+    # as the table pages name a seat: its family, then its player
+    names = [f"{FAMILY_BY_ID[p.family].name} ({p.name})" for p in state.players]
     in_play = tuple((p.seat, state.in_play_count(p.seat)) for p in state.players)
     count = TieBreak("Mobsters still in play", in_play, tuple(state.winners))
-    resigned = [p.name for p in state.players if p.resigned]
+    resigned = [names[p.seat] for p in state.players if p.resigned]
     left = f" ({', '.join(resigned)} resigned)" if resigned else ""
     if len(state.winners) == 1:
         winner = names[state.winners[0]]

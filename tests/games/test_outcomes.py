@@ -3,6 +3,7 @@ same reasoning that picked them, with each tie-break applied in order and its va
 
 from __future__ import annotations
 
+from games.family_business.cards import FAMILY_BY_ID
 from games.family_business.commands import Resign as FbResign
 from games.family_business.game import GAME as FAMILY_BUSINESS
 from games.goofspiel.game import GAME as GOOFSPIEL
@@ -102,7 +103,7 @@ def test_family_business_the_last_family_standing_wins() -> None:
     outcome = FAMILY_BUSINESS.outcome(state)
     assert state.over and outcome is not None
     assert outcome.winners == (1,) and outcome.reason == "last_family"
-    winner, resigned = state.players[1].name, state.players[0].name
+    winner, resigned = (f"{FAMILY_BY_ID[p.family].name} ({p.name})" for p in state.players[1::-1])
     assert outcome.summary == (
         f"{winner} wins: the last family with mobsters in play ({resigned} resigned)."
     )

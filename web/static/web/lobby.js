@@ -128,7 +128,9 @@ function drawGameFields(form) {
   const seatsDefault = Math.min(Math.max(3, game.min_players), game.max_players);
   form.seats.innerHTML = optionsHtml(seats, seatsDefault);
   drawBots(form);
-  form.bot_kind.innerHTML = optionsHtml(game.bot_kinds, game.bot_kinds.includes("heuristic") ? "heuristic" : game.bot_kinds[0], (k) => BOT_WORDS[k] || k);
+  // the clever bot first: it is the one most people want to play against
+  const kinds = [...game.bot_kinds].sort((a, b) => (b === "heuristic") - (a === "heuristic"));
+  form.bot_kind.innerHTML = optionsHtml(kinds, kinds[0], (k) => BOT_WORDS[k] || k);
   form.turn_action.innerHTML = optionsHtml(game.timeout_policies, game.timeout_policies[0], (p) => POLICY_WORDS[p] || p);
   document.getElementById("game-options").innerHTML = game.options.map((o) => {
     const name = `option:${o.name}`;
