@@ -27,7 +27,7 @@ TIE_BREAK: JsonSchema = {
     "type": "object",
     "description": "One comparison the rules made to decide the result, in order.",
     "properties": {
-        "criterion": {"type": "string", "description": 'What was compared ("Infamy").'},
+        "criterion": {"type": "string", "description": 'What was compared ("points won").'},
         "values": {
             "type": "array",
             "description": "Each contending seat's value.",

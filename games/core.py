@@ -101,7 +101,7 @@ class TableOption:
 @dataclass(frozen=True)
 class TieBreak:
     """One comparison the rules made to decide a finished game, in the order they made it:
-    ``criterion`` says what was compared (for people: "Infamy", "points won"), ``values``
+    ``criterion`` says what was compared (for people: "points won"), ``values``
     each contending seat's value, ``kept`` the seats the comparison kept."""
 
     criterion: str

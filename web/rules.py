@@ -3,7 +3,7 @@ rendered to HTML once per process.
 
 Safe by construction: markdown-it's CommonMark with raw HTML off (tags in the document are
 shown as text) and tables on. Headings get GitHub's anchors, so a document's own contents
-links (``#a-round``) work; links to other files of the repository (``api.md#goofspiel``)
+links (``#a-round``) work; links to other files of the repository (``api.md#tables``)
 are not pages of the site and are kept as their text only."""
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ def _next(request: HttpRequest) -> str:
 def lobby(request: HttpRequest) -> HttpResponse:
     """Every registered game, with what its new-table form offers (seats, bots, options)."""
     games = [_lobby_entry(game) for game in GAMES.values()]
-    return render(request, "web/lobby.html", {"games": games, "lobby_games": games})
+    return render(request, "web/lobby.html", {"games": games})
 
 
 def _lobby_entry(game: Game) -> dict[str, Any]:

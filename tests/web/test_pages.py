@@ -134,9 +134,10 @@ def test_a_game_without_pages_is_played_on_the_generic_table_page(client, monkey
     assert 'data-testid="generic-table"' in html and "unsupported-game" not in html
     assert "/static/web/table/game.js" in re.findall(r'<script src="([^"]+)"', html)
     assert "catalogue" not in html
-    # its replay has no page yet: it says so
-    replay = client.get(f"/games/{table.id}/replay")
-    assert b'data-testid="unsupported-game"' in replay.content
+    # its replay has no page yet: it says so, and links the table page
+    replay = client.get(f"/games/{table.id}/replay").content.decode()
+    assert 'data-testid="unsupported-game"' in replay and "No replay page yet" in replay
+    assert f'href="/games/{table.id}"' in replay
 
 
 def test_signed_in_users_skip_the_login_and_sign_up_pages(client):
