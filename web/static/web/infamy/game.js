@@ -259,7 +259,12 @@ function sendForm() {
 /* --- what the seat may do now, step by step ------------------------------------------ */
 
 function buttonsHtml(name, vs, words) {
-  return vs.map((v, i) => `<button type="button" class="primary" data-action="variant" data-command="${esc(name)}" data-index="${i}">${esc(words(v))}</button>`).join("");
+  // the engine's label of each variant (what it gives) as the button's tooltip
+  const key = (v) => JSON.stringify({ type: name, ...v });
+  return vs.map((v, i) => {
+    const tip = variantLabel(name, (x) => JSON.stringify(x) === key(v));
+    return `<button type="button" class="primary" data-action="variant" data-command="${esc(name)}" data-index="${i}"${tip ? ` title="${esc(tip)}"` : ""}>${esc(words(v))}</button>`;
+  }).join("");
 }
 
 function rewardWords(v) {
