@@ -26,6 +26,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from api.errors import ALL_CODES, RULE_CODES, status_of
+from api.explain_schema import add_explanations
 from api.game_schema import add_game_components
 from api.serializers import Serializer
 from fbservice.http_limits import REFUSALS
@@ -996,6 +997,7 @@ def postprocess(
     """drf-spectacular's last step: every game's components, operation ids, every
     operation's error statuses with its codes, the auth schemes, and links."""
     add_game_components(result["components"]["schemas"], VIEWER)
+    add_explanations(result["components"]["schemas"])
     result["components"]["schemas"]["ErrorExtra"] = ERROR_EXTRA
     result["components"]["securitySchemes"] = SECURITY_SCHEMES
     authenticated: list[dict[str, list[str]]] = [

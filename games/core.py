@@ -115,6 +115,67 @@ class ReviewMarks:
     moments: tuple[Moment, ...] = ()
 
 
+@dataclass(frozen=True)
+class TableOption:
+    """One table option a person may set when creating a table (the lobby's form offers
+    it; secret sandbox options are not listed): a whole number from ``low`` to ``high``
+    or a yes/no (``kind``), its ``default`` and a ``label`` for people."""
+
+    name: str
+    label: str
+    kind: Literal["int", "bool"]
+    default: int | bool
+    low: int = 0
+    high: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "label": self.label, "kind": self.kind}
+        out["default"] = self.default
+        if self.kind == "int":
+            out |= {"low": self.low, "high": self.high}
+        return out
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """One comparison the rules made to decide a finished game, in the order they made it:
+    ``criterion`` says what was compared (for people: "points won"), ``values``
+    each contending seat's value, ``kept`` the seats the comparison kept."""
+
+    criterion: str
+    values: tuple[tuple[int, int | str], ...]  # (seat, value), seat order
+    kept: tuple[int, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "criterion": self.criterion,
+            "values": [{"seat": seat, "value": value} for seat, value in self.values],
+            "kept": list(self.kept),
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game was decided, in the engine's own words: ``winners`` (none, one
+    or several sharing the win), ``reason`` a stable code of the game's (``victory``,
+    ``last_seat``, ``shared`` ...), ``summary`` one or two sentences saying who won and
+    why, ``tie_breaks`` every comparison applied, in order. A view carries it as
+    ``outcome`` (``as_json``) once the game is over."""
+
+    winners: tuple[int, ...]
+    reason: str
+    summary: str
+    tie_breaks: tuple[TieBreak, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "summary": self.summary,
+            "tie_breaks": [t.as_json() for t in self.tie_breaks],
+        }
+
+
 @runtime_checkable
 class Game(Protocol):
     """One game, as the service sees it. Every method is pure: no I/O, no clock (``now``
@@ -144,6 +205,13 @@ class Game(Protocol):
     # window.opened, table.filled, game.finished). Optional: ``games.adapter.Adapter``
     # has none.
     notice_kinds: tuple[str, ...]
+    # What a player sets out to do, in a sentence or two (every table page shows it).
+    goal: str
+    # The game's rules for people, Markdown, as a path from the project's root
+    # ("docs/rules-<name>.md"): the web renders it as the game's rules page.
+    rules_document: str
+    # The options a person may set on a new table (``validate_options`` checks them).
+    table_options: tuple[TableOption, ...]
 
     def http_status(self, code: str) -> int:
         """The HTTP status of one of its refusal codes (400, 409 or 422)."""
@@ -189,6 +257,12 @@ class Game(Protocol):
 
     def status(self, state: Any) -> Status: ...
 
+    def outcome(self, state: Any) -> Outcome | None:
+        """How a finished game was decided (None while it runs), from the reasoning that
+        decided it: the same code that picks the winners says why, so the two cannot
+        disagree, and no client re-derives it."""
+        ...
+
     def names_its_step(self, command: Any) -> bool:
         """Whether the (decoded) command names the step it answers (a reaction its window,
         a bid its round): then a stale ``expected_version`` is not refused, the rules
@@ -217,7 +291,9 @@ class Game(Protocol):
         """The game as ``viewer`` may see it. A seat's view lists what it may do now in
         ``legal``: options, each with ``send`` (a command as JSON) and ``ready`` (whether
         ``send`` is accepted as it is), and, for an option of several forms, ``variants``
-        (each a whole command, accepted as it is)."""
+        (each a whole command, accepted as it is), and ``label``: what the option is and
+        what it gives, for people ("On the HQ: +1 Reputation with PKD Militia"); an option
+        with ``variants`` may add ``variant_labels``, one for each variant, in order."""
         ...
 
     def redact_event(self, event: Any, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:

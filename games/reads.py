@@ -207,11 +207,14 @@ def state_view(
         out["game"] = definition.name
         out["viewer"] = access.viewer
         out["revealed"] = True
+        out["outcome"] = None
         out["seed"] = access.table.seed
         return out if decided is None else ruled_view(out, decided)
     out = definition.view(state, access.viewer, now=now)
     out["game"] = definition.name  # every game's state names it: the schema tells them apart
     out["revealed"] = over_now
+    outcome = definition.outcome(state)  # how the engine decided the result, once over
+    out["outcome"] = outcome.as_json() if outcome is not None else None
     return out
 
 
@@ -222,6 +225,12 @@ def ruled_view(view: dict[str, Any], decided: reviews.Decided) -> dict[str, Any]
     view["over"] = True
     view["winners"] = list(decided.winners)
     view["legal"] = []
+    view["outcome"] = {
+        "winners": list(decided.winners),
+        "reason": "ruling",
+        "summary": "A tournament director's ruling decided the result (see the ruling).",
+        "tie_breaks": [],
+    }
     if view.get("window") is not None:
         view["window"] = None
     return view

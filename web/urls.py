@@ -12,4 +12,5 @@ urlpatterns = [
     path("lobby", views.lobby, name="lobby"),
     path("games/<uuid:game_id>", views.game, name="game"),
     path("games/<uuid:game_id>/replay", views.replay, name="replay"),
+    path("games/<slug:name>/rules", views.rules, name="rules"),
 ]

@@ -2,10 +2,12 @@
 
 The pages hold no game logic. A table's pages dispatch on its game (``web.games``): each
 game's templates, JavaScript and CSS live in a folder of its own, and its pages embed the
-game's catalogue (public, fixed data) so the script can name things. Every game's replay
-is one viewer (``web/replay.html``) that a game's own replay page fills with its board; a
-game without pages gets that viewer with a generic board. A table of a game without pages
-(its table page), or no table at all, gets a page that says so."""
+game's catalogue (public, fixed data) so the script can name things. A game without pages
+of its own gets the generic table page (``web/table/``), driven by its view and its
+``legal`` options alone. Every game's replay is one viewer (``web/replay.html``) that a
+game's own replay page fills with its board; a game without pages gets that viewer with a
+generic board. Every game has a rules page, rendered from the rules document it names
+(``web.rules``), and every table page shows the game's goal and links its rules."""
 
 from __future__ import annotations
 
@@ -19,14 +21,17 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games import selectors
+from games.core import Game
 from games.registry import GAMES
 from web import sign_in
-from web.games import PAGES, pages_for
+from web.games import pages_for
+from web.rules import rules_page
 
 LOGIN_URL = "/login"
 
@@ -90,8 +95,35 @@ def _next(request: HttpRequest) -> str:
 @ensure_csrf_cookie
 @login_required(login_url=LOGIN_URL)
 def lobby(request: HttpRequest) -> HttpResponse:
-    games = [{"name": p.name, "title": p.title} for p in PAGES.values()]
+    """Every registered game, with what its new-table form offers (seats, bots, options)."""
+    games = [_lobby_entry(game) for game in GAMES.values()]
     return render(request, "web/lobby.html", {"games": games})
+
+
+def _lobby_entry(game: Game) -> dict[str, Any]:
+    return {
+        "name": game.name,
+        "title": game.title,
+        "goal": game.goal,
+        "rules_url": reverse("web:rules", args=[game.name]),
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "bot_kinds": list(game.bot_kinds),
+        "timeout_policies": list(game.timeout_policies),
+        "options": [option.as_json() for option in game.table_options],
+    }
+
+
+@require_safe
+def rules(request: HttpRequest, name: str) -> HttpResponse:
+    """A game's rules, from the document it names; anyone may read them."""
+    game = GAMES.get(name)
+    if game is None:
+        context = {"name": name, "games": [(g.name, g.title) for g in GAMES.values()]}
+        return render(request, "web/no_rules.html", context, status=HTTPStatus.NOT_FOUND)
+    page = rules_page(game)
+    context = {"game": game, "html": page.html, "heading": page.title}
+    return render(request, "web/rules.html", context)
 
 
 def _table_page(request: HttpRequest, game_id: uuid.UUID, page: str) -> HttpResponse:
@@ -101,16 +133,12 @@ def _table_page(request: HttpRequest, game_id: uuid.UUID, page: str) -> HttpResp
         return render(
             request, "web/no_table.html", {"game_id": str(game_id)}, status=HTTPStatus.NOT_FOUND
         )
-    pages = pages_for(game)
     known = GAMES.get(game)
+    pages = pages_for(game)
     if pages is None and page == "replay" and known is not None:
         return _generic_replay(request, game_id, known.title)
-    if pages is None:
-        return render(
-            request,
-            "web/unsupported.html",
-            {"game_id": str(game_id), "game": game, "title": known.title if known else None},
-        )
+    if known is None:
+        return render(request, "web/unsupported.html", {"game_id": str(game_id), "game": game})
     config: dict[str, Any] = {
         "gameId": str(game_id),
         "me": request.user.pk,
@@ -118,17 +146,17 @@ def _table_page(request: HttpRequest, game_id: uuid.UUID, page: str) -> HttpResp
     }
     if page == "game":
         config["feedWait"] = _feed_wait()
-    return render(
-        request,
-        pages.template(page),
-        {
-            "game_id": str(game_id),
-            "catalogue": pages.catalogue(),
-            "config": config,
-            "folder": pages.folder,
-            "title": pages.title,
-        },
-    )
+    context: dict[str, Any] = {
+        "game_id": str(game_id),
+        "config": config,
+        "title": known.title,
+        "goal": known.goal,
+        "rules_url": reverse("web:rules", args=[known.name]),
+    }
+    if pages is None:  # the generic table page: the game's view and legal options only
+        return render(request, "web/table/game.html", context)
+    context |= {"catalogue": pages.catalogue(), "folder": pages.folder}
+    return render(request, pages.template(page), context)
 
 
 def _generic_replay(request: HttpRequest, game_id: uuid.UUID, title: str) -> HttpResponse:

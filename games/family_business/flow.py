@@ -6,10 +6,13 @@ folded at once, so later decisions in the same command read the state it leaves.
 
 from __future__ import annotations
 
+from games.core import Outcome, TieBreak
+
 from .abilities import butcher_ready, cleaner_draws, draw_count, hand_limit, holder
 from .cards import (
     ABILITY_CARDS,
     CARD_KIND,
+    FAMILY_BY_ID,
     HAND_LIMIT,
     MOB_WAR_LIST_THRESHOLD,
     MOB_WAR_SURVIVOR_THRESHOLD,
@@ -82,6 +85,31 @@ def check_players(b: Builder) -> bool:
         b.emit(WindowClosed(b.state.window.id, "game_over"))
     b.emit(GameEnded(alive if alive else tuple(died), b.state.seed))
     return True
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """Why ``check_players`` ended the game as it did: the last family with mobsters in
+    play wins; families put out by the same step with nobody else left share a draw."""
+    if not state.over:
+        return None
+    # as the table pages name a seat: its family, then its player
+    names = [f"{FAMILY_BY_ID[p.family].name} ({p.name})" for p in state.players]
+    in_play = tuple((p.seat, state.in_play_count(p.seat)) for p in state.players)
+    count = TieBreak("Mobsters still in play", in_play, tuple(state.winners))
+    resigned = [names[p.seat] for p in state.players if p.resigned]
+    left = f" ({', '.join(resigned)} resigned)" if resigned else ""
+    if len(state.winners) == 1:
+        winner = names[state.winners[0]]
+        summary = f"{winner} wins: the last family with mobsters in play{left}."
+        return Outcome(state.winners, "last_family", summary, (count,))
+    if state.winners:
+        who = " and ".join(names[s] for s in state.winners)
+        summary = (
+            f"{who} share a draw: their last mobsters left play in the same step, "
+            f"leaving no family standing{left}."
+        )
+        return Outcome(state.winners, "shared", summary, (count,))
+    return Outcome((), "no_winner", f"Nobody wins{left}.", (count,))
 
 
 def check_war(b: Builder) -> None:

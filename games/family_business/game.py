@@ -10,12 +10,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.adapter import Adapter
-from games.core import RuleViolation, Status, Window
+from games.core import Outcome, RuleViolation, Status, TableOption, Window
 
 from . import bots, codec, errors, hidden, review, view
 from .cards import CARD_KIND, deck_cards
 from .commands import Command
 from .evolve import evolve
+from .flow import outcome
 from .legal import awaiting, legal_commands, timeout_discard
 from .rules import decide
 from .setup import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Options, PlayerSpec, setup_events
@@ -46,6 +47,20 @@ class FamilyBusiness(Adapter[GameState]):
         ("WindowClosed", "closed_seq"),
     )
     reaction_windows: bool = True  # counters, answered by standing reactions too
+    goal: str = (
+        "Keep your family's mobsters alive: send rivals' mobsters to the Hit List and out "
+        "of play. The last family with a mobster in play wins."
+    )
+    rules_document: str = "docs/rules.md"
+    table_options: tuple[TableOption, ...] = (
+        TableOption("reaction_seconds", "Seconds to answer an attack", "int", 10, 1, 300),
+        TableOption(
+            "advanced",
+            "Advanced rules (ability cards — their texts are reconstructed)",
+            "bool",
+            False,
+        ),
+    )
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
     hidden = hidden
@@ -139,6 +154,9 @@ class FamilyBusiness(Adapter[GameState]):
 
     def evolve(self, state: GameState, event: Any) -> GameState:
         return evolve(state, event)
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        return outcome(state)
 
     def status(self, state: GameState) -> Status:
         if state.over:

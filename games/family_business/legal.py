@@ -27,6 +27,17 @@ from .state import GameState
 _NAMES_WINDOW = frozenset({"counter", "pass", "close_window", "unforgiving"})
 
 
+_LABELS = {
+    "pass": "Pass: let the card take effect",
+    "close_window": "Close the window: the card takes effect",
+    "resign": "Resign: leave the game; your mobsters leave play",
+    "draw": "Draw the cards still to draw this turn",
+    "use_butcher": "Use BUTCHER: discard cards face up, then draw as many",
+    "unforgiving": "Unforgiving: name a mobster to put on the Hit List (or none)",
+    "end_turn": "End your turn",
+}
+
+
 @dataclass(frozen=True)
 class Option:
     """One thing a seat may do: ``command`` is play, discard, counter, pass, close_window or
@@ -47,7 +58,19 @@ class Option:
         if self.choices:
             out["choices"] = self.choices
         out["send"], out["ready"] = self.send()
+        out["label"] = self.label()
         return out
+
+    def label(self) -> str:
+        """What the option is and what it gives, for people (``Game.view``)."""
+        info = KIND_INFO[Kind(self.kind)] if self.kind is not None else None
+        if info is not None and self.command == "play":
+            return f"Play {info.name}: {info.text}"
+        if info is not None and self.command == "discard":
+            return f"Discard {info.name}: no effect, the card is gone"
+        if info is not None and self.command == "counter":
+            return f"Counter with {info.name}: {info.text}"
+        return _LABELS.get(self.command, self.command.replace("_", " ").capitalize())
 
     def send(self) -> tuple[dict[str, Any], bool]:
         """The option as a command a client can send (``codec.decode_command``'s form),

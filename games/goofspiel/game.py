@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.adapter import Adapter
-from games.core import Reveal, RuleViolation, Status, Window
+from games.core import Outcome, Reveal, RuleViolation, Status, TableOption, Window
 
 from . import bots, codec, hidden, review, view
 from .rules import (
@@ -21,6 +21,7 @@ from .rules import (
     decide,
     evolve,
     setup_events,
+    standings,
 )
 
 CODES: dict[str, str] = {
@@ -51,6 +52,14 @@ class Goofspiel(Adapter[GameState]):
     error_codes: Mapping[str, str] = CODES
     window_closers: tuple[tuple[str, str], ...] = ()  # no game-timed windows
     reaction_windows: bool = False
+    goal: str = (
+        "Win the most points: each round a prize card is shown and every player bids a card "
+        "from their hand in secret; the single highest bid takes the prize's value."
+    )
+    rules_document: str = "docs/rules-goofspiel.md"
+    table_options: tuple[TableOption, ...] = (
+        TableOption("cards", "Cards in each hand (and rounds)", "int", 5, MIN_CARDS, MAX_CARDS),
+    )
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
     hidden = hidden
@@ -96,6 +105,9 @@ class Goofspiel(Adapter[GameState]):
 
     def evolve(self, state: GameState, event: Any) -> GameState:
         return evolve(state, event)
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        return standings(state.names, state.scores) if state.over else None
 
     def status(self, state: GameState) -> Status:
         if state.over:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.core import RuleViolation
+from games.core import Outcome, RuleViolation, TieBreak
 from games.rng import seed_hash, shuffled
 
 RULES_VERSION = 1
@@ -149,11 +149,25 @@ def decide(state: GameState, seat: int | None, command: Command, *, now: int) ->
     if winner is not None:
         scores[winner] += state.prize
     if state.round == state.cards:
-        best = max(scores)
-        events.append(GameEnded(tuple(s for s, v in enumerate(scores) if v == best), tuple(scores)))
+        events.append(GameEnded(standings(state.names, tuple(scores)).winners, tuple(scores)))
     else:
         events.append(PrizeShown(state.round + 1, state.prizes[state.round]))
     return tuple(events)
+
+
+def standings(names: tuple[str, ...], scores: tuple[int, ...]) -> Outcome:
+    """Who wins with these final scores, and why: the highest score; seats tied on it
+    share the win (the rules break no tie)."""
+    best = max(scores)
+    won = tuple(s for s, v in enumerate(scores) if v == best)
+    points = TieBreak("Points won (the prizes' values)", tuple(enumerate(scores)), won)
+    if len(won) == 1:
+        others = ", ".join(f"{names[s]} {v}" for s, v in enumerate(scores) if s not in won)
+        summary = f"{names[won[0]]} wins with {best} points, the highest score ({others})."
+        return Outcome(won, "highest_score", summary, (points,))
+    who = " and ".join(names[s] for s in won)
+    summary = f"{who} share the win: tied on {best} points, and Goofspiel breaks no tie."
+    return Outcome(won, "shared", summary, (points,))
 
 
 # --- evolve ------------------------------------------------------------------------------

@@ -45,8 +45,9 @@ def view(state: GameState, viewer: Viewer, *, now: int) -> dict[str, Any]:
     legal: list[dict[str, Any]] = []
     if isinstance(viewer, int) and viewer in waiting:
         # each bid as before, and the command to send as every game's options carry it
-        bids = [{"type": "bid", "round": state.round, "card": c} for c in state.hands[viewer]]
-        legal = [{**bid, "send": bid, "ready": True} for bid in bids]
+        for card in state.hands[viewer]:
+            send = {"type": "bid", "round": state.round, "card": card}
+            legal.append({**send, "send": send, "ready": True, "label": _label(card, state.prize)})
     return {
         "game": "goofspiel",
         "viewer": viewer,
@@ -69,6 +70,10 @@ def view(state: GameState, viewer: Viewer, *, now: int) -> dict[str, Any]:
             else {}
         ),
     }
+
+
+def _label(card: int, prize: int) -> str:
+    return f"Bid {card} for the prize worth {prize}: the single highest bid wins it"
 
 
 def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dict[str, Any]:

@@ -396,7 +396,15 @@ def _player_resigned(state: GameState, e: ev.PlayerResigned) -> GameState:
 
 
 def _game_ended(state: GameState, e: ev.GameEnded) -> GameState:
-    return replace(state, over=True, winners=e.winners, step="", actor=None, deadline=None)
+    return replace(
+        state,
+        over=True,
+        winners=e.winners,
+        end_reason=e.reason,
+        step="",
+        actor=None,
+        deadline=None,
+    )
 
 
 _HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {

@@ -8,11 +8,16 @@ somebody (a ``StepStarted``) or ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from games.core import Outcome, TieBreak
+
 from .cards import (
     BOARD,
     CONTACT_GAINS,
     CONTACT_IDS,
     CONTACT_TRACK,
+    FACTION_NAMES,
     FACTIONS,
     FIXER,
     INFORMANT,
@@ -66,7 +71,7 @@ from .events import (
 )
 from .evolve import evolve
 from .rng import choice, shuffled
-from .state import GameState
+from .state import GameState, PlayerState
 
 
 class Builder:
@@ -474,21 +479,112 @@ def scheme_next(b: Builder) -> None:
 
 
 def winners(state: GameState) -> tuple[int, ...]:
+    """I-10.3, IR-25: the seats that win now, if any (``victory``)."""
+    won = victory(state)
+    return won.winners if won is not None else ()
+
+
+def _class(p: PlayerState) -> str:
+    if p.infamy > WIN_INFAMY:
+        return f"Infamy {p.infamy}: above {WIN_INFAMY}"
+    best = max(p.rep)
+    if best >= WIN_REPUTATION:
+        return f"Reputation {best} with {FACTION_NAMES[FACTIONS[p.rep.index(best)]]}"
+    if p.infamy == WIN_INFAMY:
+        return f"Infamy {WIN_INFAMY}"
+    return f"none (Infamy {p.infamy}, best Reputation {best})"
+
+
+def victory(state: GameState) -> Outcome | None:
     """I-10.3, IR-25: class A (i >= 16), then B (5R), then C (i == 15); tie chains per rule
-    1 (A, C) and rule 2 (B); a full tie is a shared win."""
+    1 (A, C) and rule 2 (B), applied one criterion at a time while seats stay tied; a full
+    tie is a shared win. None: nobody wins yet. Says why, comparison by comparison."""
     seats = [state.players[s] for s in state.in_game()]
     a = [p for p in seats if p.infamy > WIN_INFAMY]
     b_ = [p for p in seats if max(p.rep) >= WIN_REPUTATION]
     c = [p for p in seats if p.infamy == WIN_INFAMY and p not in b_]
     pool = a or b_ or c
     if not pool:
-        return ()
+        return None
+    criteria: list[tuple[str, Callable[[PlayerState], int]]]
     if pool is b_:
-        keys = {p.seat: (p.infamy, sum(p.rep), p.henchman, len(p.jobs)) for p in pool}
+        criteria = [
+            ("Infamy", lambda p: p.infamy),
+            ("Total Reputation", lambda p: sum(p.rep)),
+            ("Henchmen", lambda p: p.henchman),
+            ("Jobs completed", lambda p: len(p.jobs)),
+        ]
     else:
-        keys = {p.seat: (p.infamy, max(p.rep), sum(p.rep), p.henchman) for p in pool}
-    best = max(keys.values())
-    return tuple(sorted(s for s, k in keys.items() if k == best))
+        criteria = [
+            ("Infamy", lambda p: p.infamy),
+            ("Highest Reputation with one faction", lambda p: max(p.rep)),
+            ("Total Reputation", lambda p: sum(p.rep)),
+            ("Henchmen", lambda p: p.henchman),
+        ]
+    route = (
+        f"Victory: Infamy above {WIN_INFAMY} beats {WIN_REPUTATION} Reputation with a "
+        f"faction, which beats Infamy {WIN_INFAMY}"
+    )
+    breaks = [
+        TieBreak(route, tuple((p.seat, _class(p)) for p in seats), tuple(p.seat for p in pool))
+    ]
+    kept = pool
+    for name, key in criteria:
+        if len(kept) == 1:
+            break
+        best = max(key(p) for p in kept)
+        values = tuple((p.seat, key(p)) for p in kept)
+        kept = [p for p in kept if key(p) == best]
+        breaks.append(TieBreak(name, values, tuple(p.seat for p in kept)))
+    won = tuple(sorted(p.seat for p in kept))
+    names = " and ".join(state.players[s].name for s in won)
+    top = kept[0]
+    if pool is a:
+        why = f"on Infamy: {top.infamy}, above {WIN_INFAMY}"
+    elif pool is b_:
+        best = max(top.rep)
+        faction = FACTION_NAMES[FACTIONS[top.rep.index(best)]]
+        why = f"on Reputation: {best} with {faction}"
+        rivals = [p for p in seats if p not in pool and p.infamy > top.infamy]
+        if rivals:
+            why += (
+                f"; nobody passed {WIN_INFAMY} Infamy, so {WIN_REPUTATION} Reputation wins "
+                f"over more Infamy ({', '.join(f'{p.name} had {p.infamy}' for p in rivals)})"
+            )
+    else:
+        why = (
+            f"with Infamy {WIN_INFAMY}: nobody passed it or reached {WIN_REPUTATION} "
+            "Reputation with a faction"
+        )
+    applied = breaks[1:]
+    if applied:
+        why += "; tied, then " + ", then ".join(
+            f"{t.criterion} ({', '.join(f'{state.players[s].name} {v}' for s, v in t.values)})"
+            for t in applied
+        )
+    if len(won) > 1:
+        summary = f"{names} share the win {why}: tied on every criterion."
+        return Outcome(won, "shared", summary, tuple(breaks))
+    reason = "infamy" if pool is a else "reputation" if pool is b_ else "infamy_15"
+    return Outcome(won, reason, f"{names} wins {why}.", tuple(breaks))
+
+
+def outcome(state: GameState) -> Outcome | None:
+    """How a finished game was decided: the last seat left, or ``victory``'s reasoning."""
+    if not state.over:
+        return None
+    if state.end_reason == "last_seat":
+        name = state.players[state.winners[0]].name if state.winners else "nobody"
+        gone = ", ".join(p.name for p in state.players if p.out)
+        values = tuple((p.seat, "left" if p.out else "in the game") for p in state.players)
+        tie = TieBreak("Still in the game", values, tuple(state.winners))
+        return Outcome(
+            tuple(state.winners),
+            "last_seat",
+            f"{name} wins as the last seat in the game ({gone} left).",
+            (tie,),
+        )
+    return victory(state)
 
 
 def end_round(b: Builder) -> None:

@@ -18,12 +18,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.adapter import Adapter
-from games.core import ALL, Reveal, RuleViolation, Status, Window
+from games.core import ALL, Outcome, Reveal, RuleViolation, Status, TableOption, Window
 
 from . import bots, codec, errors, hidden, review, view
 from .commands import Command
 from .defaults import minimal_command
 from .evolve import evolve
+from .flow import outcome
 from .legal import legal_commands
 from .rules import awaiting, decide
 from .setup import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Options, setup_events, validate_options
@@ -53,6 +54,15 @@ class Infamy(Adapter[GameState]):
     error_codes: Mapping[str, str] = errors.CODES
     window_closers: tuple[tuple[str, str], ...] = ()  # no reaction windows (IR-21)
     reaction_windows: bool = False  # (its sector step is timed, but nobody answers out of turn)
+    goal: str = (
+        "Become the most infamous crime boss in the city: win with more than 15 Infamy, or "
+        "5 Reputation with one faction (which beats 15 Infamy or less), checked at the end "
+        "of each round."
+    )
+    rules_document: str = "docs/rules-infamy.md"
+    table_options: tuple[TableOption, ...] = (
+        TableOption("sector_seconds", "Seconds for the sealed sector choice", "int", 60, 5, 600),
+    )
     codec = codec  # storage, and what leaves the server: games.adapter.Adapter
     views = view
     hidden = hidden
@@ -116,6 +126,9 @@ class Infamy(Adapter[GameState]):
 
     def evolve(self, state: GameState, event: Any) -> GameState:
         return evolve(state, event)
+
+    def outcome(self, state: GameState) -> Outcome | None:
+        return outcome(state)
 
     def status(self, state: GameState) -> Status:
         if state.over:

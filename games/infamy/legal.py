@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
 from typing import Any
 
+from . import labels
 from .cards import (
     BOARD,
     FACTIONS,
@@ -50,6 +51,8 @@ class Option:
 
     command: str
     variants: tuple[dict[str, Any], ...] = ()
+    label: str = ""  # what it is and gives, for people (``labels``)
+    variant_labels: tuple[str, ...] = ()  # one per variant, when there are several
 
     def as_dict(self) -> dict[str, Any]:
         """As the view lists it (docs/api.md, legal options): ``send``, a command ready to
@@ -59,6 +62,9 @@ class Option:
         out: dict[str, Any] = {"command": self.command, "send": forms[0], "ready": True}
         if forms != [{"type": self.command}]:
             out["variants"] = forms
+            if self.variant_labels:
+                out["variant_labels"] = list(self.variant_labels)
+        out["label"] = self.label or labels.COMMANDS.get(self.command, self.command)
         return out
 
 
@@ -253,6 +259,16 @@ def legal_commands(
         data = encode_command(command)
         name = data.pop("type")
         grouped.setdefault(name, []).append(data)
-    options = [Option(name, tuple(v)) for name, v in grouped.items()]
-    options.append(Option("resign"))
+    options = []
+    for name, variants in grouped.items():
+        forms = [{"type": name, **v} for v in variants]
+        options.append(
+            Option(
+                name,
+                tuple(variants),
+                labels.option(state, seat, name, forms),
+                tuple(labels.variant(state, seat, f) for f in forms),
+            )
+        )
+    options.append(Option("resign", label=labels.COMMANDS["resign"]))
     return tuple(options)

@@ -115,6 +115,7 @@ class GameState:
     stacked_contacts: tuple[tuple[str, ...], ...] = ()  # sandbox: each Day's contact order
     over: bool = False
     winners: tuple[int, ...] = ()
+    end_reason: str = ""  # GameEnded's reason: "victory" or "last_seat"
 
     # --- derived facts ---------------------------------------------------------------
 

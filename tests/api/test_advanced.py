@@ -34,7 +34,7 @@ def from_legal(state, seat: int, legal: list[dict], rng: Random) -> dict | None:
         return None
     if chosen["ready"] and chosen["command"] != "draw":
         return chosen["send"]  # ready to send as it is
-    option = Option(**{k: v for k, v in chosen.items() if k not in ("send", "ready")})
+    option = Option(**{k: v for k, v in chosen.items() if k not in ("send", "ready", "label")})
     return encode_command(concretize(state, seat, option, rng))
 
 

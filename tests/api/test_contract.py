@@ -128,7 +128,8 @@ def test_every_game_has_its_state_events_and_commands_in_the_schema(schema) -> N
         assert mapping[name] == "#/components/schemas/GameView"
     state = validator(schema, "GameState")
     open_state = {"viewer": 0, "players": [{}], "awaiting": [0], "over": False, "winners": []}
-    open_state |= {"revealed": False, "round": 1, "legal": [{"send": {"type": "x"}, "ready": True}]}
+    open_state |= {"revealed": False, "round": 1, "outcome": None}
+    open_state["legal"] = [{"send": {"type": "x"}, "ready": True, "label": "X: gives y"}]
     for name in set(GAMES) - set(CONTRACTS):
         state.validate({**open_state, "game": name})
         for typed in CONTRACTS:  # a typed game's state is its contract's, not open
@@ -136,6 +137,10 @@ def test_every_game_has_its_state_events_and_commands_in_the_schema(schema) -> N
                 state.validate({**open_state, "game": typed})
         with pytest.raises(jsonschema.ValidationError):
             state.validate({**open_state, "game": name, "legal": [{"ready": True}]})
+        with pytest.raises(jsonschema.ValidationError):  # every option says what it gives
+            state.validate({**open_state, "game": name, "legal": [{"send": {}, "ready": True}]})
+        over = {"winners": [0], "reason": "shared", "summary": "A wins.", "tie_breaks": []}
+        state.validate({**open_state, "game": name, "outcome": over})
     feed = validator(schema, "Feed")
     event = {"seq": 1, "actor": "system", "origin": None, "recorded_at": "2025-01-01T00:00:00Z"}
     event |= {"schema_version": 1, "data": {"type": "Anything", "n": 1}}

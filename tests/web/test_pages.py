@@ -57,9 +57,15 @@ def test_the_game_page_embeds_the_catalogue_and_its_config(client, settings):
     assert config == {"gameId": str(game_id), "feedWait": 7.0, "me": user.pk, "staff": False}
 
 
-# The table pages' set-up (the waiting room, the first reads), shared by every game's game
-# page; the replay viewer and its generic board, shared by every game's replay page.
-TABLE_PAGE_SHARED = {"/static/web/page.js", "/static/web/state_board.js", "/static/web/replay.js"}
+# The table pages' set-up (the waiting room, the first reads) and the result panel every
+# table page shows (outcome.js, web/_explain.html), shared by every game's game page; the
+# replay viewer and its generic board, shared by every game's replay page.
+TABLE_PAGE_SHARED = {
+    "/static/web/page.js",
+    "/static/web/outcome.js",
+    "/static/web/state_board.js",
+    "/static/web/replay.js",
+}
 
 
 @pytest.mark.parametrize("page", ["", "/replay"])
@@ -107,29 +113,35 @@ def test_no_such_table_is_a_clear_404_page(client, page):
     assert b"No such table" in response.content
 
 
-@pytest.mark.parametrize(
-    ("game", "words"),
-    [
-        ("chess", b"a game this server does not know"),
-        # a game the service hosts with no pages of its own (here: registered for the test)
-        ("pages_less", b"which this site hosts but has no pages for yet"),
-    ],
-)
 @pytest.mark.parametrize("page", ["", "/replay"])
-def test_a_game_without_pages_gets_a_page_saying_so(client, monkeypatch, game, words, page):
-    from games import registry
-
-    monkeypatch.setitem(registry.GAMES, "pages_less", registry.FAMILY_BUSINESS)
+def test_a_game_this_server_does_not_know_gets_a_page_saying_so(client, page):
     user = UserFactory(username="ivy")
     client.force_login(user)
-    table = Table.objects.create(created_by=user, seats=2, game=game)
-    if page == "/replay" and game == "pages_less":
-        return  # a game the service hosts is replayed with the generic board (below)
+    table = Table.objects.create(created_by=user, seats=2, game="chess")
     response = client.get(f"/games/{table.id}{page}")
     assert response.status_code == 200
     assert b'data-testid="unsupported-game"' in response.content
-    assert words in response.content
+    assert b"a game this server does not know" in response.content
     assert b"catalogue" not in response.content
+
+
+def test_a_game_without_pages_is_played_on_the_generic_table_page(client, monkeypatch):
+    from games import registry
+
+    # a game the service hosts with no pages of its own (here: registered for the test)
+    monkeypatch.setitem(registry.GAMES, "pages_less", registry.GOOFSPIEL)
+    user = UserFactory(username="ivy")
+    client.force_login(user)
+    table = Table.objects.create(created_by=user, seats=2, game="pages_less")
+    response = client.get(f"/games/{table.id}")
+    assert response.status_code == 200
+    assert [t.name for t in response.templates][0] == "web/table/game.html"
+    html = response.content.decode()
+    assert 'data-testid="generic-table"' in html and "unsupported-game" not in html
+    assert "/static/web/table/game.js" in re.findall(r'<script src="([^"]+)"', html)
+    assert "catalogue" not in html
+    # its replay: the viewer with the generic board (below)
+    assert f'href="/games/{table.id}/replay"' in html
 
 
 def test_signed_in_users_skip_the_login_and_sign_up_pages(client):

@@ -25,6 +25,17 @@ function resultText(table) {
   return `finished · <b data-testid="winner">${esc(text)}</b>${mine}${ruled ? " (by a ruling)" : ""}`;
 }
 
+/* The table's options that differ from its game's defaults, as badges ("Advanced rules"). */
+function optionBadges(table) {
+  const game = GAMES.find((g) => g.name === table.game);
+  if (!game || !table.options) return "";
+  return game.options.filter((o) => o.name in table.options && table.options[o.name] !== o.default).map((o) => {
+    const short = o.label.split(" (")[0];
+    const text = o.kind === "bool" ? short : `${short}: ${table.options[o.name]}`;
+    return ` <span class="badge option" title="${esc(o.label)}">${esc(text)}</span>`;
+  }).join("");
+}
+
 function tableRow(table, { joinable }) {
   const link = `/games/${table.id}`;
   let action;
@@ -38,7 +49,7 @@ function tableRow(table, { joinable }) {
     action = `<a class="button" href="${link}">Watch</a>`;
   }
   return `<tr data-table="${table.id}">
-    <td>${table.game === "infamy" ? '<span class="badge game">Infamy</span> ' : ""}<b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span>${table.options.advanced ? ' <span class="badge ability" title="Advanced rules: ability cards (texts reconstructed)">advanced</span>' : ""}${table.turn_seconds ? ` <span class="badge">${table.turn_seconds} s/turn</span>` : ""}</td>
+    <td><span class="badge game" data-testid="table-game">${esc(gameOf(table.game).name === table.game ? gameOf(table.game).title : table.game)}</span> <b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span>${optionBadges(table)}${table.turn_seconds ? ` <span class="badge">${table.turn_seconds} s/turn</span>` : ""}</td>
     <td>${resultText(table)}</td>
     <td>${seatsText(table)}</td>
     <td class="right">${action}</td></tr>`;
@@ -62,71 +73,123 @@ async function refresh() {
   }
 }
 
-/* The new-table form remembers its last settings in this browser (localStorage). */
+/* Every registered game, as the lobby's view lists it (web.views.lobby): title, goal, rules
+   link, seat range, bot kinds, timeout policies and its own table options. The form is
+   drawn from this list: no game is named here. */
+const GAMES = JSON.parse(document.getElementById("lobby-games").textContent);
+const gameOf = (name) => GAMES.find((g) => g.name === name) || GAMES[0];
+
+const BOT_WORDS = { heuristic: "clever", random: "random" };
+const POLICY_WORDS = { discard: "discard a card", minimal: "the simplest move", bot: "a bot plays it" };
+
+/* The new-table form remembers its last settings in this browser (localStorage), per game. */
 const SETTINGS_KEY = "fb.lobby.newTable";
-const REMEMBERED = ["game", "sector_seconds", "seats", "bots", "bot_kind", "mode", "reaction_seconds", "turn_seconds", "turn_action", "advanced"];
+const COMMON = ["seats", "bots", "bot_kind", "mode", "turn_seconds", "turn_action"];
+
+function loadSaved() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null");
+    return saved && typeof saved === "object" ? saved : {};
+  } catch (e) {
+    return {};
+  }
+}
+
+function fieldNames(game) {
+  return [...COMMON, ...game.options.map((o) => `option:${o.name}`)];
+}
 
 function restoreSettings(form) {
-  let saved;
-  try { saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"); } catch (e) { saved = null; }
-  if (!saved || typeof saved !== "object") return;
-  for (const name of REMEMBERED) {
+  const saved = loadSaved();
+  const mine = saved.games && saved.games[form.game.value];
+  if (!mine) return;
+  for (const name of fieldNames(gameOf(form.game.value))) {
     const field = form.elements[name];
-    if (!field || !(name in saved)) continue;
-    if (field.type === "checkbox") field.checked = Boolean(saved[name]);
-    else if (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === String(saved[name]))) {
-      field.value = String(saved[name]);
+    if (!field || !(name in mine)) continue;
+    if (field.type === "checkbox") field.checked = Boolean(mine[name]);
+    else if (field.tagName !== "SELECT" || [...field.options].some((o) => o.value === String(mine[name]))) {
+      field.value = String(mine[name]);
     }
   }
 }
 
 function saveSettings(form) {
-  const saved = {};
-  for (const name of REMEMBERED) {
+  const saved = loadSaved();
+  const mine = {};
+  for (const name of fieldNames(gameOf(form.game.value))) {
     const field = form.elements[name];
-    if (field) saved[name] = field.type === "checkbox" ? field.checked : field.value;
+    if (field) mine[name] = field.type === "checkbox" ? field.checked : field.value;
   }
+  saved.game = form.game.value;
+  saved.games = { ...(saved.games || {}), [form.game.value]: mine };
   try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(saved)); } catch (e) { /* private mode */ }
 }
 
-/* Show the fields and choices of the picked game only (data-game marks them). */
-function showGameFields(form) {
-  const game = form.game.value;
-  form.querySelectorAll("[data-game]").forEach((el) => {
-    const mine = el.dataset.game === game;
-    el.hidden = !mine;
-    if (el.tagName === "OPTION") el.disabled = !mine;
-  });
-  for (const select of form.querySelectorAll("select")) {
-    if (select.selectedOptions[0] && select.selectedOptions[0].disabled) {
-      select.value = [...select.options].find((o) => !o.disabled).value;
+function optionsHtml(values, selected, words = (v) => v) {
+  return values.map((v) => `<option value="${esc(v)}"${String(v) === String(selected) ? " selected" : ""}>${esc(words(v))}</option>`).join("");
+}
+
+/* The picked game's fields: its seat range, bots, timeout policies and own options. */
+function drawGameFields(form) {
+  const game = gameOf(form.game.value);
+  document.getElementById("game-goal").innerHTML =
+    `${esc(game.goal)} <a href="${esc(game.rules_url)}" target="_blank" rel="noopener">Rules</a>`;
+  const seats = [];
+  for (let n = game.min_players; n <= game.max_players; n++) seats.push(n);
+  const seatsDefault = Math.min(Math.max(3, game.min_players), game.max_players);
+  form.seats.innerHTML = optionsHtml(seats, seatsDefault);
+  drawBots(form);
+  // the clever bot first: it is the one most people want to play against
+  const kinds = [...game.bot_kinds].sort((a, b) => (b === "heuristic") - (a === "heuristic"));
+  form.bot_kind.innerHTML = optionsHtml(kinds, kinds[0], (k) => BOT_WORDS[k] || k);
+  form.turn_action.innerHTML = optionsHtml(game.timeout_policies, game.timeout_policies[0], (p) => POLICY_WORDS[p] || p);
+  document.getElementById("game-options").innerHTML = game.options.map((o) => {
+    const name = `option:${o.name}`;
+    if (o.kind === "bool") {
+      return `<label class="check"><input name="${esc(name)}" type="checkbox"${o.default ? " checked" : ""}> ${esc(o.label)}</label>`;
     }
-  }
+    return `<label>${esc(o.label)}<input name="${esc(name)}" type="number" min="${o.low}" max="${o.high}" value="${o.default}"></label>`;
+  }).join("");
+}
+
+/* Bots: none up to one less than the seats (someone has to be you). */
+function drawBots(form) {
+  const seats = Number(form.seats.value);
+  const current = form.bots.value === "" ? Math.min(2, seats - 1) : Math.min(Number(form.bots.value), seats - 1);
+  const counts = [];
+  for (let n = 0; n < seats; n++) counts.push(n);
+  form.bots.innerHTML = optionsHtml(counts, current, (n) => (n === 0 ? "none (wait for people)" : String(n)));
 }
 
 /* The new table's request: the common fields, and the picked game's options. */
 function createBody(form) {
-  const game = form.game.value;
-  const body = {
-    game,
+  const game = gameOf(form.game.value);
+  const options = {};
+  for (const o of game.options) {
+    const field = form.elements[`option:${o.name}`];
+    if (!field) continue;
+    options[o.name] = o.kind === "bool" ? field.checked
+      : Math.max(o.low, Math.min(o.high, Math.round(Number(field.value)) || o.default));
+  }
+  return {
+    game: game.name,
     seats: Number(form.seats.value),
     mode: form.mode.value,
     turn_seconds: Math.max(0, Math.min(600, Number(form.turn_seconds.value) || 0)),
     turn_action: form.turn_action.value,
+    options,
   };
-  if (game === "infamy") {
-    body.options = { sector_seconds: Math.max(5, Math.min(600, Number(form.sector_seconds.value) || 60)) };
-  } else {
-    body.options = { reaction_seconds: Number(form.reaction_seconds.value) || 10, advanced: form.advanced.checked };
-  }
-  return body;
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   const form = document.getElementById("create-form");
+  const last = loadSaved().game;
+  if (GAMES.some((g) => g.name === last)) form.game.value = last;
+  drawGameFields(form);
   restoreSettings(form);
-  showGameFields(form);
-  form.game.addEventListener("change", () => showGameFields(form));
+  drawBots(form);
+  form.game.addEventListener("change", () => { drawGameFields(form); restoreSettings(form); drawBots(form); });
+  form.seats.addEventListener("change", () => drawBots(form));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     showError(null);

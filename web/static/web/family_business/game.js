@@ -291,6 +291,7 @@ function draw() {
     events: seen,
   };
   renderBoard(state, ctx);
+  showOutcome(state, seatNamer(state));
   // a tournament director decided the result (api.js); a ruled game's state reads as over
   document.getElementById("status").insertAdjacentHTML("beforeend", rulingLine(doc.table, seatNamer(state), GAME));
   drawHand(state);

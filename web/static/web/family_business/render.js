@@ -222,6 +222,8 @@ function statusLine(state, ctx, name) {
     const w = state.winners || [];
     const who = w.length ? listWords(w.map(name)) : "nobody";
     const mine = w.includes(ctx.me) ? " You win!" : "";
+    // the engine's own words for why (state.outcome), shown in full in the result panel
+    if (state.outcome) return `<b>Game over.</b> ${esc(state.outcome.summary)}${mine}`;
     return `<b>Game over.</b> ${w.length > 1 ? "Shared draw: " : "Winner: "}${esc(who)}.${mine}`;
   }
   const turn = `Turn ${state.turn}`;

@@ -259,7 +259,12 @@ function sendForm() {
 /* --- what the seat may do now, step by step ------------------------------------------ */
 
 function buttonsHtml(name, vs, words) {
-  return vs.map((v, i) => `<button type="button" class="primary" data-action="variant" data-command="${esc(name)}" data-index="${i}">${esc(words(v))}</button>`).join("");
+  // the engine's label of each variant (what it gives) as the button's tooltip
+  const key = (v) => JSON.stringify({ type: name, ...v });
+  return vs.map((v, i) => {
+    const tip = variantLabel(name, (x) => JSON.stringify(x) === key(v));
+    return `<button type="button" class="primary" data-action="variant" data-command="${esc(name)}" data-index="${i}"${tip ? ` title="${esc(tip)}"` : ""}>${esc(words(v))}</button>`;
+  }).join("");
 }
 
 function rewardWords(v) {
@@ -326,6 +331,15 @@ function sectorChoices() {
   return new Set();
 }
 
+/* The engine's label of the first variant of option `name` matching `pred`. */
+function variantLabel(name, pred) {
+  const o = option(name);
+  if (!o) return "";
+  const vs = o.variants || [o.send];
+  const i = vs.findIndex((v) => pred(v));
+  return i < 0 ? "" : (o.variant_labels || [])[i] || o.label || "";
+}
+
 function placeVariants() {
   return variants("place").filter((v) => v.figure === figure);
 }
@@ -342,8 +356,9 @@ function placeHtml(state) {
   html += `<p class="prompt" data-testid="prompt">Place ${esc(label("figure", figure))} in ${esc(sectorName(sector))}: click a bright space on the board.</p><div class="actions">`;
   const kinds = [...new Set(placeVariants().map((v) => v.space))];
   for (const kind of kinds) {
-    const words = { hq: "On the HQ", supply: "On the supply space", job: "Do a job…" }[kind];
-    html += `<button type="button" class="primary" data-action="space" data-space="${esc(kind)}">${esc(words)}</button>`;
+    // what the space gives, as the engine labels the option (a job has several forms)
+    const words = kind === "job" ? "Do a job…" : variantLabel("place", (v) => v.figure === figure && v.space === kind);
+    html += `<button type="button" class="primary" data-action="space" data-space="${esc(kind)}" data-testid="space-${esc(kind)}">${esc(words)}</button>`;
   }
   if (variants("forgo").some((v) => v.figure === figure)) {
     html += '<button type="button" data-action="forgo">Forgo it (Smuggler: 1 resource and 1 scheme)…</button>';
@@ -419,6 +434,7 @@ function draw() {
     ctx.spacePick = new Set(placeVariants().map((v) => `${sector}/${v.space}`));
   }
   renderBoard(state, ctx);
+  showOutcome(state, seatNamer(state));
   // a tournament director decided the result (api.js); a ruled game's state reads as over
   document.getElementById("status").insertAdjacentHTML("beforeend", rulingLine(doc.table, seatNamer(state), GAME));
   drawClock(state);

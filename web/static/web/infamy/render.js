@@ -303,6 +303,8 @@ function statusLine(state, ctx) {
     const w = state.winners || [];
     const who = w.length ? listWords(w.map((s) => esc(name(s)))) : "nobody";
     const mine = w.includes(ctx.me) ? " You win!" : "";
+    // the engine's own words for why (state.outcome), shown in full in the result panel
+    if (state.outcome) return `<b>Game over.</b> ${esc(state.outcome.summary)}${mine}`;
     return `<b>Game over.</b> ${w.length > 1 ? "Shared win: " : "Winner: "}${who}.${mine}`;
   }
   const round = `Round ${state.round} · ${state.day ? "Day" : "Night"}`;
