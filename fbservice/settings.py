@@ -167,10 +167,14 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "web.context.site",
             ],
         },
     },
 ]
+
+# The site's name in the web pages' header and titles (a game's own pages show its title).
+FB_SITE_NAME = os.environ.get("FB_SITE_NAME", "Card Tables")
 
 # --------------------------------------------------------------------------- servers
 

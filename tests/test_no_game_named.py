@@ -11,10 +11,9 @@ through ``games.core``; a new game gets everything else without a line there.
 Left out: migrations (frozen history: their defaults and data migrations name the first
 game as it was), and tests/, docs/, bench/ and the README, which are about the games.
 
-``STILL_TO_GO`` is the explicit allow-list of the web hits left while the web pages are
-reworked (issue 27's other parts): each file may name a game at most that many times, and a
-count that became too high fails too, so that the list is tightened as it shrinks. Empty it
-at the merge, when those pages are generic.
+``STILL_TO_GO`` is the explicit allow-list, empty now that the web pages are generic (the
+site's brand is the ``FB_SITE_NAME`` setting): an entry would let a file name a game at most
+that many times, and a count that became too high fails too.
 """
 
 from __future__ import annotations
@@ -30,17 +29,9 @@ ROOTS = ("games", "events", "api", "web", "webhooks", "fbservice")
 SUFFIXES = (".py", ".js", ".html", ".css")
 NEXT = ("scarface",)  # registered next: it must find nothing to undo either
 
-# file -> (how many lines may still name a game, why): the web pages other parts of issue 27
-# rework now. Tighten at the merge: each entry goes when its page is generic.
-STILL_TO_GO: dict[str, tuple[int, str]] = {
-    "web/static/web/lobby.js": (2, "the lobby's game badge and the create form's options"),
-    "web/templates/web/lobby.html": (9, "the create form's per-game fields and seat counts"),
-    # the brand: to become a setting (FB_SITE_NAME) the base template shows
-    "web/templates/web/base.html": (2, "the site's brand in the title and the header"),
-    "web/templates/web/home.html": (1, "the site's brand as the heading"),
-    "web/templates/web/auth.html": (1, "the site's brand in the title"),
-    "web/templates/web/no_table.html": (1, "the site's brand in the title"),
-}
+# file -> (how many lines may still name a game, why): none left. A page that must name a
+# game for a reason of its own would be listed here, counted, with that reason.
+STILL_TO_GO: dict[str, tuple[int, str]] = {}
 
 
 def game_words() -> list[str]:

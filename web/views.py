@@ -55,7 +55,8 @@ def _feed_wait() -> float:
 
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/home.html")
+    """What the site is: every registered game, its goal, seats and rules."""
+    return render(request, "web/home.html", {"games": [_lobby_entry(g) for g in GAMES.values()]})
 
 
 @ensure_csrf_cookie

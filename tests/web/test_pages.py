@@ -22,6 +22,22 @@ def test_home_leads_to_sign_up_and_sets_the_csrf_cookie(client):
     assert "csrftoken" in response.cookies
 
 
+def test_home_lists_every_registered_game_under_the_sites_own_name(client, settings):
+    from django.utils.html import escape
+
+    from games.registry import GAMES
+
+    settings.FB_SITE_NAME = "Back Room"
+    html = client.get("/").content.decode()
+    brand = re.search(r'<a class="brand"[^>]*>(.*?)</a>', html, re.S)
+    assert brand and brand.group(1).strip() == "Back Room"
+    assert "<title>Back Room</title>" in html
+    listed = re.findall(r'<li data-game="([a-z_]+)">', html)
+    assert listed == list(GAMES)
+    for game in GAMES.values():
+        assert escape(game.goal) in html and f'href="/games/{game.name}/rules"' in html
+
+
 @pytest.mark.parametrize(
     "path", ["/lobby", f"/games/{uuid.uuid4()}", f"/games/{uuid.uuid4()}/replay"]
 )
