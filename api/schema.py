@@ -3,9 +3,7 @@ description, errors and links.
 
 The serializers here document what the views return (the views build plain dicts from the
 engine's projection). The per-game parts (a game's state and its `legal` options, event
-`data`, commands) come from the registry: a game with a typed contract
-(``games.registry.CONTRACTS``) gets its components from it; any other game gets an open
-shape (the fields every game shares, others allowed) until it is typed. ``postprocess``
+`data`, commands) come from every game's contract (``api.game_schema``). ``postprocess``
 (a drf-spectacular hook) adds them, and finishes the schema from the table ``OPERATIONS``:
 one place says every operation's id and the codes it answers with, so each error status
 lists exactly that operation's codes.
@@ -26,7 +24,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from api.errors import ALL_CODES, RULE_CODES, status_of
-from api.game_schema import add_game_components
+from api.game_schema import add_game_components, drop_unused_components
 from api.serializers import Serializer
 from fbservice.http_limits import REFUSALS
 from games.registry import GAMES
@@ -140,111 +138,12 @@ class ErrorSerializer(Serializer):
 # --- shapes ------------------------------------------------------------------------------
 
 
-class CardSerializer(Serializer):
-    id = serializers.CharField(help_text="c01 ... c56; ability cards a01 ... a10 (advanced).")
-    kind = serializers.CharField()
-    name = serializers.CharField()
-    category = serializers.ChoiceField(choices=["attack", "rescue", "counter", "ability"])
-    text = serializers.CharField(required=False, help_text="Ability cards only: their text.")
-    reconstructed = serializers.BooleanField(
-        required=False, help_text="Ability cards only (true): the text is reconstructed."
+def game_state() -> Any:
+    """The game as the caller may see it: one of the games' states (``api.game_schema``)."""
+    return typed_json(
+        ref("GameState"),
+        help_text="The game as you may see it: its game's own state (`game` says which).",
     )
-
-
-class MobsterSerializer(Serializer):
-    id = serializers.CharField()
-    name = serializers.CharField()
-    family = serializers.CharField()
-    ability = CardSerializer(
-        required=False, help_text="Advanced rules: the ability card under it (public)."
-    )
-
-
-class AbilityHeldSerializer(Serializer):
-    mobster = MobsterSerializer()
-    seat = serializers.IntegerField(help_text="The mobster's owner.")
-    card = CardSerializer()
-
-
-class PlayerViewSerializer(Serializer):
-    seat = serializers.IntegerField()
-    name = serializers.CharField()
-    family = inline_serializer(
-        "Family", fields={"id": serializers.CharField(), "name": serializers.CharField()}
-    )
-    crew = MobsterSerializer(many=True, help_text="Mobsters in front of the player.")
-    listed = MobsterSerializer(many=True, help_text="The player's mobsters on the Hit List.")
-    in_play = serializers.IntegerField()
-    hand_size = serializers.IntegerField()
-    hand = CardSerializer(
-        many=True,
-        required=False,
-        help_text="Only in your own seat's view, staff's, and everyone's once the game ends.",
-    )
-    out = serializers.BooleanField()
-    resigned = serializers.BooleanField()
-
-
-class WindowViewSerializer(Serializer):
-    id = serializers.CharField()
-    seat = serializers.IntegerField(help_text="Whose card is pending (or who decides).")
-    card = CardSerializer(allow_null=True)
-    targets = MobsterSerializer(many=True)
-    eligible = serializers.ListField(child=serializers.IntegerField())
-    passed = serializers.ListField(child=serializers.IntegerField())
-    waiting_on = serializers.ListField(child=serializers.IntegerField())
-    counters = serializers.ListField(child=serializers.CharField())
-    deadline = serializers.IntegerField(help_text="Server time in ms since the epoch.")
-    decision = serializers.ChoiceField(
-        choices=["draw", "unforgiving", "short_tempered"],
-        required=False,
-        help_text="Advanced rules: a pending decision of `seat` (not a reaction window).",
-    )
-    count = serializers.IntegerField(
-        required=False, help_text="A `draw` decision: cards still to draw."
-    )
-
-
-class GameViewSerializer(Serializer):
-    """The game as one viewer may see it."""
-
-    rules_version = serializers.IntegerField()
-    viewer = typed_json(VIEWER)
-    players = PlayerViewSerializer(many=True)
-    turn = serializers.IntegerField()
-    turn_seat = serializers.IntegerField()
-    awaiting = serializers.ListField(child=serializers.IntegerField())
-    hit_list = MobsterSerializer(many=True, help_text="Position 0 is against the wall.")
-    graveyard = MobsterSerializer(many=True)
-    deck_size = serializers.IntegerField()
-    discard = CardSerializer(many=True)
-    mob_war = inline_serializer(
-        "MobWar", fields={"on": serializers.BooleanField(), "rate": serializers.IntegerField()}
-    )
-    window = WindowViewSerializer(allow_null=True)
-    reaction_seconds = serializers.IntegerField()
-    advanced = serializers.BooleanField()
-    abilities = AbilityHeldSerializer(
-        many=True, required=False, help_text="Advanced tables: which mobster holds which ability."
-    )
-    seed_hash = serializers.CharField()
-    over = serializers.BooleanField()
-    winners = serializers.ListField(child=serializers.IntegerField())
-    deck = CardSerializer(many=True, required=False, help_text="Staff, or after the end.")
-    seed = serializers.CharField(required=False, help_text="After the end only.")
-    legal = typed_json(
-        {
-            "type": "array",
-            "items": ref("Option"),
-            "description": "What your seat may do now (seats only); each option's `send` "
-            "is a command to POST.",
-        },
-        required=False,
-    )
-    revealed = serializers.BooleanField(help_text="Every hand and the deck are shown.")
-
-    class Meta:
-        ref_name = "GameView"
 
 
 class SeatSerializer(Serializer):
@@ -343,7 +242,7 @@ class GameDocumentSerializer(Serializer):
     )
     window_pass = WindowPassSerializer(allow_null=True, help_text=SEALED_ANSWER_HELP)
     table = TableSerializer()
-    state = GameViewSerializer()
+    state = game_state()
 
     class Meta:
         ref_name = "Game"
@@ -393,7 +292,7 @@ class CommandResultSerializer(Serializer):
     first_seq = serializers.IntegerField()
     last_seq = serializers.IntegerField()
     events = EventSerializer(many=True, help_text="The events your command appended.")
-    state = GameViewSerializer()
+    state = game_state()
     server_time = serializers.IntegerField()
     undo_available = serializers.BooleanField(
         help_text="Your seat may undo now (POST undo would be accepted, unless someone "
@@ -419,7 +318,7 @@ class ReplaySerializer(Serializer):
         help_text="The audit hash of event `at` (once the game is over, or for staff).",
     )
     prev_hash = serializers.CharField(allow_null=True)
-    state = GameViewSerializer()
+    state = game_state()
 
 
 class AuthorSerializer(Serializer):
@@ -997,7 +896,8 @@ def postprocess(
 ) -> dict[str, Any]:
     """drf-spectacular's last step: every game's components, operation ids, every
     operation's error statuses with its codes, the auth schemes, and links."""
-    add_game_components(result["components"]["schemas"], VIEWER)
+    game = schema_game(request)
+    add_game_components(result["components"]["schemas"], VIEWER, [game] if game else [])
     result["components"]["schemas"]["ErrorExtra"] = ERROR_EXTRA
     result["components"]["securitySchemes"] = SECURITY_SCHEMES
     authenticated: list[dict[str, list[str]]] = [
@@ -1025,7 +925,18 @@ def postprocess(
                     for name, (target, expr) in op.links.items()
                 }
     _mark_strict_requests(result)
+    if game:
+        drop_unused_components(result)
+        result["info"]["title"] = f"{result['info']['title']}: {GAMES[game].title}"
     return result
+
+
+def schema_game(request: Any) -> str | None:
+    """The game whose own document ``request`` asks for (``?game=``), or None: every game's.
+    ``api.views.SchemaView`` has refused an unknown one already."""
+    params = getattr(request, "query_params", None) or getattr(request, "GET", None) or {}
+    game = params.get("game")
+    return game if game in GAMES else None
 
 
 def _id_of(operation_id: str) -> str:
