@@ -34,6 +34,9 @@ REQUIRED_COMPONENTS = (STATE, COMMAND, EVENT_DATA, OPTION)
 class Contract(Protocol):
     """What a game supplies for its typed API contract (a ``contract`` module)."""
 
+    # How its ``redact_event`` hides events (the event schemas say so; the tests check it)
+    REDACTION: Redaction
+
     def components(self) -> dict[str, JsonSchema]:
         """Its component schemas by local name, referring to each other locally
         (``ref``): at least ``State`` (what its ``view`` returns: the service adds
@@ -92,7 +95,8 @@ _SIMPLE = {str: "string", int: "integer", bool: "boolean"}
 
 def python_type_schema(hint: Any, name: str, named: Mapping[str, JsonSchema]) -> JsonSchema:
     """The JSON schema of a dataclass field's type (str, int, bool, tuples, ``X | None``);
-    ``named`` says what a field holds by its name, where that says more than its type."""
+    ``named`` says what a field holds by its name, where that says more than its type
+    (``fields_of``)."""
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
         args = [a for a in typing.get_args(hint) if a is not type(None)]
         assert len(args) == 1, hint  # noqa: S101 - only Optional unions in the engines
@@ -148,6 +152,15 @@ def union(names: Mapping[str, str], description: str, key: str = "type") -> Json
     }
 
 
+def fields_of(cls: type, named: Mapping[str, JsonSchema]) -> dict[str, JsonSchema]:
+    """What ``cls``'s fields hold by name: ``named``'s ``field`` entries, overridden by its
+    ``<Class>.field`` entries (where one class's field holds something else)."""
+    own = f"{cls.__name__}."
+    out = {k: v for k, v in named.items() if "." not in k}
+    out.update({k.removeprefix(own): v for k, v in named.items() if k.startswith(own)})
+    return out
+
+
 def _default(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
@@ -174,6 +187,7 @@ def command_schema(
     """A command dataclass as JSON: its ``type``, its fields (under ``json_names`` where
     Python reserves the JSON name), and the ``seat`` the service accepts with any command."""
     hints = typing.get_type_hints(cls)
+    named = fields_of(cls, named)
     properties: JsonSchema = {"type": {"type": "string", "enum": [command_type]}}
     required = ["type"]
     for f in fields(cls):
@@ -241,6 +255,7 @@ def event_schema(
 ) -> JsonSchema:
     """One event's ``data`` as any viewer may get it (redacted or revealed)."""
     hints = typing.get_type_hints(cls)
+    named = fields_of(cls, named)
     properties: JsonSchema = {"type": {"type": "string", "enum": [event_type]}}
     required = ["type"]
     absent = redaction.absent.get(event_type, frozenset())

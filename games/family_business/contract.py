@@ -10,8 +10,6 @@ options carry typed ``choices`` and a ready-to-send ``send`` command.
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.contract_schema import (
     JsonSchema,
     Redaction,
@@ -19,14 +17,12 @@ from games.contract_schema import (
     command_components,
     event_components,
     nullable,
-    redaction_is_described,
     ref,
 )
 
 from .cards import Kind
 from .codec import COMMAND_TYPES
 from .events import EVENT_TYPES
-from .view import redact_event
 
 # Commands a seat may send; ``close_window`` is the system's (a seat gets 403 system_only).
 CLIENT_COMMANDS = [name for name in COMMAND_TYPES if name != "close_window"]
@@ -92,11 +88,6 @@ REDACTION = Redaction(
 )
 
 
-def redaction_described(event: Any) -> bool:
-    """Whether ``view.redact_event`` hides from a spectator what ``REDACTION`` says."""
-    return redaction_is_described(REDACTION, event, redact_event(event, "spectator"))
-
-
 # --- the state -----------------------------------------------------------------------------
 
 CARD: JsonSchema = closed(
@@ -155,7 +146,11 @@ WINDOW: JsonSchema = closed(
         "eligible": SEATS,
         "passed": SEATS,
         "waiting_on": SEATS,
-        "counters": {"type": "array", "items": CARD_ID},
+        "counters": {
+            "type": "array",
+            "items": CARD_KIND,
+            "description": "The kinds of card that may counter it.",
+        },
         "deadline": {"type": "integer", "description": "Server time in ms since the epoch."},
         "decision": {
             "type": "string",

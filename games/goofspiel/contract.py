@@ -8,8 +8,6 @@ end, as ``view.redact_event`` makes them. The state is what ``view.view`` return
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.contract_schema import (
     JsonSchema,
     Redaction,
@@ -17,12 +15,10 @@ from games.contract_schema import (
     command_components,
     event_components,
     nullable,
-    redaction_is_described,
     ref,
 )
 
 from .rules import EVENT_TYPES, MAX_CARDS, MAX_PLAYERS, Bid
-from .view import redact_event
 
 SEAT: JsonSchema = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
 SEATS: JsonSchema = {"type": "array", "items": SEAT}
@@ -49,11 +45,6 @@ REDACTION = Redaction(
     absent={"GameStarted": frozenset({"seed", "salt"})},
     nulled={"BidPlaced": frozenset({"card"})},
 )
-
-
-def redaction_described(event: Any) -> bool:
-    """Whether ``view.redact_event`` hides from a spectator what ``REDACTION`` says."""
-    return redaction_is_described(REDACTION, event, redact_event(event, "spectator"))
 
 
 PLAYER: JsonSchema = closed(

@@ -14,8 +14,6 @@ game ends) is an object of the sandbox's own keys (docs/rules-infamy.md, "Sandbo
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.contract_schema import (
     JsonSchema,
     Redaction,
@@ -23,14 +21,12 @@ from games.contract_schema import (
     command_components,
     event_components,
     nullable,
-    redaction_is_described,
     ref,
 )
 
 from .cards import BOARD, COLOURS, FACTIONS, RESOURCES, TOKENS
 from .codec import COMMAND_TYPES
 from .events import EVENT_TYPES
-from .view import redact_event
 
 MAX_SEAT = len(COLOURS) - 1
 # ``timeout`` is the system's (a seat gets 403 system_only).
@@ -64,6 +60,7 @@ def _each(keys: tuple[str, ...] | list[str], schema: JsonSchema) -> JsonSchema:
 
 
 COUNT: JsonSchema = {"type": "integer", "minimum": 0}
+INT_: JsonSchema = {"type": "integer"}
 
 # What a place's or a scheme's ``choices`` may name (``codec``'s choices, legal.py's
 # variants); each is optional and may be null.
@@ -120,6 +117,11 @@ EVENT_FIELDS: dict[str, JsonSchema] = {
     "winners": SEATS,
     "order": SEATS,
     "choices": ref("Choices"),
+    "SectorsRevealed.choices": {
+        "type": "array",
+        "items": {"type": "array", "items": INT_, "minItems": 3, "maxItems": 3},
+        "description": "Each seat's [seat, sector, accomplice's sector or 0].",
+    },
     "stacked": {
         "type": "object",
         "additionalProperties": True,
@@ -141,11 +143,6 @@ REDACTION = Redaction(
     counted=frozenset({"JobDeckShuffled", "SchemeDeckShuffled", "ContactDeckShuffled"})
     | {"SchemesDrawn"},
 )
-
-
-def redaction_described(event: Any) -> bool:
-    """Whether ``view.redact_event`` hides from a spectator what ``REDACTION`` says."""
-    return redaction_is_described(REDACTION, event, redact_event(event, "spectator"))
 
 
 # --- the state -----------------------------------------------------------------------------
@@ -203,7 +200,8 @@ CONTACT: JsonSchema = closed(
     ["id", "name", "factions", "text", "position", "result", "winner"],
 )  # fmt: skip
 SECTOR_INFO: JsonSchema = closed(
-    {"sector": SECTOR, "name": STRING, "hq": FACTION, "supply": RESOURCE,
+    {"sector": SECTOR, "name": STRING, "hq": FACTION,
+     "supply": {"type": "string", "enum": sorted({s.supply for s in BOARD.values()})},
      "reconstructed": RECONSTRUCTED},
     ["sector", "name", "hq", "supply", "reconstructed"],
 )  # fmt: skip

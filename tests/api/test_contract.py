@@ -25,8 +25,10 @@ from games.family_business.evolve import evolve, replay
 from games.family_business.rules import SYSTEM, decide
 from games.family_business.setup import Options, setup_events
 from games.family_business.view import redact_event, view
+from games.contract_schema import prefix_of, redaction_is_described
 from games.registry import CONTRACTS, GAMES
 from tests.api.helpers import API, create_table, play_contract, seat_all, start, undoable_game
+from tests.generic import random_play
 
 contract = CONTRACTS["family_business"]  # Family Business's typed commands and events
 
@@ -119,43 +121,178 @@ def test_bounds_formats_and_strict_bodies_are_declared(schema) -> None:
 
 
 def test_every_game_has_its_state_events_and_commands_in_the_schema(schema) -> None:
-    """The typed game keeps its components; another game's answers get an open shape,
-    chosen by the game: a state by its `game`, an event by its type's prefix."""
+    """Each registered game's state, by its `game`; its events, by their type's prefix;
+    and its commands, in the body's `AnyCommand`."""
     components = schema["components"]["schemas"]
     mapping = components["GameState"]["discriminator"]["mapping"]
-    assert set(mapping) == set(GAMES)
-    for name in CONTRACTS:
-        assert mapping[name] == "#/components/schemas/GameView"
+    assert mapping == {g: f"#/components/schemas/{prefix_of(g)}State" for g in GAMES}
+    assert {c["$ref"] for c in components["AnyCommand"]["anyOf"]} == {
+        f"#/components/schemas/{prefix_of(g)}Command" for g in GAMES
+    }
     state = validator(schema, "GameState")
-    open_state = {"viewer": 0, "players": [{}], "awaiting": [0], "over": False, "winners": []}
-    open_state |= {"revealed": False, "round": 1, "legal": [{"send": {"type": "x"}, "ready": True}]}
-    for name in set(GAMES) - set(CONTRACTS):
-        state.validate({**open_state, "game": name})
-        for typed in CONTRACTS:  # a typed game's state is its contract's, not open
-            with pytest.raises(jsonschema.ValidationError):
-                state.validate({**open_state, "game": typed})
+    for game in GAMES:  # no game's state is open: a made-up field is refused
         with pytest.raises(jsonschema.ValidationError):
-            state.validate({**open_state, "game": name, "legal": [{"ready": True}]})
+            state.validate({"game": game, "viewer": 0, "revealed": False, "surprise": 1})
     feed = validator(schema, "Feed")
     event = {"seq": 1, "actor": "system", "origin": None, "recorded_at": "2025-01-01T00:00:00Z"}
-    event |= {"schema_version": 1, "data": {"type": "Anything", "n": 1}}
+    event |= {"schema_version": 1}
     page = {"version": 1, "has_more": False, "revealed": False, "finished": False}
     page |= {"server_time": 0}
-    for name in set(GAMES) - set(CONTRACTS):
-        feed.validate({**page, "events": [{**event, "type": f"{name}.Anything"}]})
-    for name in CONTRACTS:  # a typed game's events are typed
+    goofspiel_shown = {"type": "PrizeShown", "round": 1, "prize": 3}
+    feed.validate({**page, "events": [{**event, "type": "goofspiel.PrizeShown",
+                                       "data": goofspiel_shown}]})  # fmt: skip
+    for game in set(GAMES) - {"goofspiel"}:  # another game's event under its type: refused
         with pytest.raises(jsonschema.ValidationError):
-            feed.validate({**page, "events": [{**event, "type": f"{name}.Anything"}]})
+            feed.validate({**page, "events": [{**event, "type": f"{game}.PrizeShown",
+                                               "data": goofspiel_shown}]})  # fmt: skip
     command = validator(schema, "AnyCommand")
     command.validate({"type": "bid", "round": 1, "card": 3})
-    with pytest.raises(jsonschema.ValidationError):
-        command.validate({"round": 1})
+    for bad in ({"round": 1}, {"type": "bid", "round": 1, "card": 3, "surprise": True}):
+        with pytest.raises(jsonschema.ValidationError):
+            command.validate(bad)
+
+
+def _refs(node) -> set[str]:
+    found = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref":
+                found.add(value.rsplit("/", 1)[-1])
+            else:
+                found |= _refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= _refs(value)
+    return found
+
+
+def _reached(components: dict, roots: list[str]) -> set[str]:
+    reached, todo = set(), list(roots)
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo.extend(_refs(components[name]))
+    return reached
+
+
+def _open_spots(node, path: str = "") -> list[str]:
+    """Where a schema allows anything: an empty schema, or an object of any properties
+    (a field typed `dict[str, Any]` says why in its description)."""
+    found = []
+    if isinstance(node, dict):
+        if node == {} or (
+            node.get("additionalProperties") is True and "description" not in node
+        ):
+            found.append(path)
+        for key, value in node.items():
+            if key not in ("examples", "default", "enum", "discriminator"):
+                found += _open_spots(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += _open_spots(value, f"{path}/{i}")
+    return found
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_game_is_typed_under_names_of_its_own(schema, game) -> None:
+    """The bar: every registered game has a contract, and its state, commands, events and
+    options are typed (closed objects, nothing left open unexplained) under component names
+    that carry its prefix, so a generated client never merges two games' types."""
+    assert game in CONTRACTS, f"{game} has no contract in games.registry.CONTRACTS"
+    components = schema["components"]["schemas"]
+    prefix = prefix_of(game)
+    roots = [f"{prefix}{n}" for n in ("State", "Command", "EventData", "Option")]
+    reached = _reached(components, roots)
+    assert all(name.startswith(prefix) for name in reached), reached
+    for other in set(GAMES) - {game}:  # no prefix is another's beginning
+        assert not prefix_of(other).startswith(prefix), (game, other)
+    for name in reached:
+        assert _open_spots(components[name]) == [], name
+        if components[name].get("type") == "object":
+            assert components[name]["additionalProperties"] is False, name
+    events = components[f"{prefix}EventData"]["discriminator"]["mapping"]
+    commands = components[f"{prefix}Command"]["discriminator"]["mapping"]
+    assert len(events) > 2 and commands, (events, commands)
+    for kind, target in {**events, **commands}.items():
+        schema_ = components[target.rsplit("/", 1)[-1]]
+        assert schema_["properties"]["type"]["enum"] == [kind]
+
+
+def test_one_games_schema_holds_that_game_alone(django_db_blocker) -> None:
+    """`?game=<name>`: the game's own components, none of another game's, and the answers
+    point straight at them; an unknown game is refused."""
+    with django_db_blocker.unblock():
+        client = APIClient()
+        for game in GAMES:
+            response = client.get(f"{API}/schema", {"game": game})
+            assert response.status_code == 200
+            document = yaml.safe_load(response.content)
+            names = set(document["components"]["schemas"])
+            prefix = prefix_of(game)
+            for other in set(GAMES) - {game}:
+                assert not {n for n in names if n.startswith(prefix_of(other))}, other
+            assert {"GameState", "AnyCommand", "Event", f"{prefix}State"} - names == {
+                "GameState", "AnyCommand", "Event"
+            }  # fmt: skip
+            state = document["components"]["schemas"]["Game"]["properties"]["state"]
+            assert state["allOf"] == [{"$ref": f"#/components/schemas/{prefix}State"}]
+            body = document["components"]["schemas"]["GameCommandRequest"]
+            assert body["properties"]["command"]["allOf"] == [
+                {"$ref": f"#/components/schemas/{prefix}Command"}
+            ]
+            feed = document["components"]["schemas"]["Feed"]["properties"]["events"]
+            assert feed["items"] == {"$ref": f"#/components/schemas/{prefix}Event"}
+        refused = client.get(f"{API}/schema", {"game": "chess", "format": "json"})
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "invalid"
+    assert "chess" in refused.json()["message"]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_games_engine_answers_conform_to_its_components(schema, game) -> None:
+    """A whole bot game of each registered game on its engine: every event as each viewer
+    sees it (and revealed) is valid `<Game>EventData` and hidden as the schema says; every
+    view of every viewer, as the service sends it, is a valid `<Game>State`; every option
+    a valid `<Game>Option`, whose `send` (and each variant) is a valid `<Game>Command`."""
+    definition = GAMES[game]
+    prefix = prefix_of(game)
+    state_ok, option_ok, command_ok, event_ok = (
+        validator(schema, f"{prefix}{name}")
+        for name in ("State", "Option", "Command", "EventData")
+    )
+    seats = definition.min_players + 1
+    played = random_play.play(definition, seats, f"contract-{game}", ["heuristic"] * seats)
+    viewers: list = [*range(seats), "spectator", "staff"]
+    redaction = CONTRACTS[game].REDACTION
+    seen_events, seen_options = set(), set()
+    for event in played.events:
+        seen_events.add(type(event).__name__)
+        shown = definition.redact_event(event, "spectator")
+        assert redaction_is_described(redaction, event, shown), shown
+        for viewer in viewers:
+            event_ok.validate(definition.redact_event(event, viewer))
+        event_ok.validate(definition.redact_event(event, "spectator", revealed=True))
+    moves = played.moves
+    for move in moves[:: max(1, len(moves) // 150)] + moves[-1:]:
+        state = played.state_after(move.last)
+        over = definition.status(state).over
+        for viewer in viewers:
+            view = definition.view(state, viewer, now=move.now)
+            state_ok.validate({**view, "game": game, "viewer": viewer, "revealed": over})
+            for option in view.get("legal", []):
+                option_ok.validate(option)
+                for command in [option["send"], *option.get("variants", [])]:
+                    command_ok.validate(command)
+                    seen_options.add(command["type"])
+    assert definition.status(played.state_after(len(played.events))).over, "not over"
+    assert len(seen_events) >= 5 and seen_options, (seen_events, seen_options)
 
 
 def test_the_command_union_has_every_client_command_with_a_discriminator(schema) -> None:
-    union = schema["components"]["schemas"]["Command"]
+    union = schema["components"]["schemas"]["FamilyBusinessCommand"]
     assert set(union["discriminator"]["mapping"]) == set(COMMAND_TYPES) - {"close_window"}
-    check = validator(schema, "Command")
+    check = validator(schema, "FamilyBusinessCommand")
     check.validate({"type": "play", "card": "c07", "targets": ["bugs-moran"]})
     check.validate({"type": "counter", "window": "w3", "card": "c40", "mobster": None})
     for bad in (
@@ -201,13 +338,14 @@ def test_engine_options_and_events_conform_to_the_components(schema, seed, playe
     `ready` one is accepted by the rules as it is; every event, as each viewer sees it, is
     valid EventData, and the schema's redaction notes match ``redact_event``."""
     option_ok, command_ok, event_ok = (
-        validator(schema, name) for name in ("Option", "Command", "EventData")
+        validator(schema, f"FamilyBusiness{name}") for name in ("Option", "Command", "EventData")
     )
     seen_events, seen_options, ready_accepted = set(), set(), 0
     for state, now, new in bot_game(seed, players, advanced):
         for event in new:
             seen_events.add(type(event).__name__)
-            assert contract.redaction_is_described(event), event
+            shown = redact_event(event, "spectator")
+            assert redaction_is_described(contract.REDACTION, event, shown), event
             for viewer in (0, "spectator", "staff"):
                 event_ok.validate(redact_event(event, viewer))
             event_ok.validate(redact_event(event, "spectator", revealed=True))
@@ -243,7 +381,7 @@ def test_undo_markers_and_api_events_conform(schema, alice, bob, staff) -> None:
     undone = alice.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
     assert undone.status_code == 201, undone.json()
     assert undone.json()["events"][0]["data"]["type"] == "Undone"
-    check = validator(schema, "Event")
+    check = validator(schema, "FamilyBusinessEvent")
     for reader in (alice, bob):
         feed = reader.get(f"/games/{game}/events").json()
         for event in feed["events"]:
