@@ -114,5 +114,5 @@ class SchemaView(SpectacularAPIView):
                 f"Unknown game {game!r}; known: {', '.join(GAMES)}.",
                 fields={"game": [f"One of: {', '.join(GAMES)}."]},
             )
-        response: Response = super().get(request, *args, **kwargs)
+        response: Response = super().get(request, *args, **kwargs)  # type: ignore[no-untyped-call]
         return response

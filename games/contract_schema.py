@@ -105,14 +105,14 @@ def python_type_schema(hint: Any, name: str, named: Mapping[str, JsonSchema]) ->
         return dict(named[name])
     origin = typing.get_origin(hint)
     if origin is tuple:
-        args = typing.get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return {"type": "array", "items": python_type_schema(args[0], "", named)}
+        parts = typing.get_args(hint)
+        if len(parts) == 2 and parts[1] is Ellipsis:
+            return {"type": "array", "items": python_type_schema(parts[0], "", named)}
         # a fixed tuple: an array of that many items (all of one type, or any of them)
-        items = [python_type_schema(a, "", named) for a in args]
+        items = [python_type_schema(a, "", named) for a in parts]
         distinct = [s for i, s in enumerate(items) if s not in items[:i]]
         item = distinct[0] if len(distinct) == 1 else {"anyOf": distinct}
-        return {"type": "array", "items": item, "minItems": len(args), "maxItems": len(args)}
+        return {"type": "array", "items": item, "minItems": len(parts), "maxItems": len(parts)}
     if hint is dict or origin is dict:
         return {"type": "object", "additionalProperties": True}
     return {"type": _SIMPLE[hint]}

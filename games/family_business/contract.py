@@ -120,9 +120,7 @@ PLAYER: JsonSchema = closed(
     {
         "seat": SEAT,
         "name": {"type": "string"},
-        "family": closed(
-            {"id": {"type": "string"}, "name": {"type": "string"}}, ["id", "name"]
-        ),
+        "family": closed({"id": {"type": "string"}, "name": {"type": "string"}}, ["id", "name"]),
         "crew": {**MOBSTERS, "description": "Mobsters in front of the player."},
         "listed": {**MOBSTERS, "description": "The player's mobsters on the Hit List."},
         "in_play": {"type": "integer"},
@@ -155,8 +153,7 @@ WINDOW: JsonSchema = closed(
         "decision": {
             "type": "string",
             "enum": ["draw", "unforgiving", "short_tempered"],
-            "description": "Advanced rules: a pending decision of `seat` (not a reaction "
-            "window).",
+            "description": "Advanced rules: a pending decision of `seat` (not a reaction window).",
         },
         "count": {"type": "integer", "description": "A `draw` decision: cards still to draw."},
     },
@@ -200,9 +197,22 @@ STATE: JsonSchema = closed(
         },
     },
     [
-        "rules_version", "players", "turn", "turn_seat", "awaiting", "hit_list",
-        "graveyard", "deck_size", "discard", "mob_war", "window", "reaction_seconds",
-        "advanced", "seed_hash", "over", "winners",
+        "rules_version",
+        "players",
+        "turn",
+        "turn_seat",
+        "awaiting",
+        "hit_list",
+        "graveyard",
+        "deck_size",
+        "discard",
+        "mob_war",
+        "window",
+        "reaction_seconds",
+        "advanced",
+        "seed_hash",
+        "over",
+        "winners",
     ],  # fmt: skip
     "The game as you may see it (docs/rules.md).",
 )

@@ -281,7 +281,7 @@ def components() -> dict[str, JsonSchema]:
     out = command_components(
         {t: COMMAND_TYPES[t] for t in CLIENT_COMMANDS},
         COMMAND_FIELDS,
-        "An Infamy command for your seat (docs/rules-infamy.md, \"Commands\"), told apart "
+        'An Infamy command for your seat (docs/rules-infamy.md, "Commands"), told apart '
         "by `type`. A `legal` option's `send` is one, ready to send.",
         JSON_NAMES,
     )

@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 
 from api.errors import ALL_CODES, status_of
 from api.schema import OPERATIONS
+from games.contract_schema import prefix_of, redaction_is_described
 from games.family_business.bots import BOTS
 from games.family_business.codec import COMMAND_TYPES, decode_command
 from games.family_business.commands import CloseWindow
@@ -25,7 +26,6 @@ from games.family_business.evolve import evolve, replay
 from games.family_business.rules import SYSTEM, decide
 from games.family_business.setup import Options, setup_events
 from games.family_business.view import redact_event, view
-from games.contract_schema import prefix_of, redaction_is_described
 from games.registry import CONTRACTS, GAMES
 from tests.api.helpers import API, create_table, play_contract, seat_all, start, undoable_game
 from tests.generic import random_play
@@ -181,9 +181,7 @@ def _open_spots(node, path: str = "") -> list[str]:
     (a field typed `dict[str, Any]` says why in its description)."""
     found = []
     if isinstance(node, dict):
-        if node == {} or (
-            node.get("additionalProperties") is True and "description" not in node
-        ):
+        if node == {} or (node.get("additionalProperties") is True and "description" not in node):
             found.append(path)
         for key, value in node.items():
             if key not in ("examples", "default", "enum", "discriminator"):
@@ -258,8 +256,7 @@ def test_every_games_engine_answers_conform_to_its_components(schema, game) -> N
     definition = GAMES[game]
     prefix = prefix_of(game)
     state_ok, option_ok, command_ok, event_ok = (
-        validator(schema, f"{prefix}{name}")
-        for name in ("State", "Option", "Command", "EventData")
+        validator(schema, f"{prefix}{name}") for name in ("State", "Option", "Command", "EventData")
     )
     seats = definition.min_players + 1
     played = random_play.play(definition, seats, f"contract-{game}", ["heuristic"] * seats)
