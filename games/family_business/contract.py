@@ -213,7 +213,7 @@ STATE: JsonSchema = closed(
         "seed_hash",
         "over",
         "winners",
-    ],  # fmt: skip
+    ],
     "The game as you may see it (docs/rules.md).",
 )
 

@@ -79,7 +79,11 @@ STATE: JsonSchema = closed(
         "players": {"type": "array", "items": ref("Player")},
         "awaiting": SEATS,
         "history": {"type": "array", "items": ref("RoundResult")},
-        "legal": {"type": "array", "items": ref("Option")},
+        "legal": {
+            "type": "array",
+            "items": ref("Option"),
+            "description": "What your seat may do now (not in a replay).",
+        },
         "over": {"type": "boolean"},
         "winners": SEATS,
         "prizes_left": {
@@ -88,8 +92,8 @@ STATE: JsonSchema = closed(
             "description": "Staff, or after the end: the prize deck, top first.",
         },
     },
-    ["round", "rounds", "prize", "players", "awaiting", "history", "legal", "over", "winners"],
-    "The game as you may see it (docs/rules-goofspiel.md).",
+    ["round", "rounds", "prize", "players", "awaiting", "history", "over", "winners"],
+    "The game as you may see it (docs/api.md, \"Goofspiel\").",
 )
 OPTION: JsonSchema = closed(
     {

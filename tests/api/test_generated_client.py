@@ -168,6 +168,7 @@ def play_a_game(game: str, package: str, models: Any, alice: Any) -> None:
         moves += 1
         document = api("games/games_retrieve").sync(table.id, client=alice)
     assert document.state.over, f"not over after {moves} moves"
+    assert moves > 0  # our seat played its part, by the typed options alone
     typed.state(document.state)
     assert document.state.revealed
 
@@ -190,6 +191,10 @@ def play_a_game(game: str, package: str, models: Any, alice: Any) -> None:
     assert [e.seq for e in audit.events] == [e.seq for e in events]
     for event in audit.events:
         typed.own(event, "AuditEvent")
+    for at in range(1, len(events) + 1, max(1, len(events) // 6)):  # the replay, typed
+        replay = api("history/games_replay_retrieve").sync(table.id, client=alice, at=at)
+        assert isinstance(replay, models.Replay) and replay.at == at, replay
+        typed.state(replay.state)
     record = api("history/games_export_retrieve").sync(table.id, client=alice)
     assert [e.data.to_dict() for e in record.events] == [e.data.to_dict() for e in events]
     for event in record.events:
