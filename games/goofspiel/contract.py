@@ -93,7 +93,7 @@ STATE: JsonSchema = closed(
         },
     },
     ["round", "rounds", "prize", "players", "awaiting", "history", "over", "winners"],
-    "The game as you may see it (docs/api.md, \"Goofspiel\").",
+    'The game as you may see it (docs/api.md, "Goofspiel").',
 )
 OPTION: JsonSchema = closed(
     {
