@@ -137,6 +137,30 @@ def add_game_components(
         components[name] = _replace_refs(schema, replace)
 
 
+def error_extra(service: JsonSchema, games: Iterable[str] = ()) -> JsonSchema:
+    """The error envelope's `extra`: the service's keys, then each key ``games``' refusals
+    may carry (their contracts' ``REFUSAL_DATA``; the service's own keys keep their
+    schema, a key two games type differently is either). Still open: a refusal's keys
+    depend on its code."""
+    chosen = list(games) or list(GAMES)
+    properties = dict(service["properties"])
+    by_key: dict[str, list[tuple[str, JsonSchema]]] = {}
+    for game in chosen:
+        for key, schema in CONTRACTS[game].REFUSAL_DATA.items():
+            by_key.setdefault(key, []).append((GAMES[game].title, schema))
+    for key, typed in sorted(by_key.items()):
+        if key in properties:
+            continue
+        schemas = [{k: v for k, v in schema.items() if k != "description"} for _, schema in typed]
+        distinct = [x for i, x in enumerate(schemas) if x not in schemas[:i]]
+        said = "; ".join(f"{title}: {schema.get('description', '')}" for title, schema in typed)
+        properties[key] = {
+            **(distinct[0] if len(distinct) == 1 else {"anyOf": distinct}),
+            "description": said,
+        }
+    return {**service, "properties": properties}
+
+
 def _replace_refs(node: Any, replace: dict[str, JsonSchema]) -> Any:
     """``node`` with every ``$ref`` to a component named in ``replace`` replaced by its
     schema there (its siblings, a description, kept)."""

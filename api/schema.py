@@ -24,7 +24,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from api.errors import ALL_CODES, RULE_CODES, status_of
-from api.game_schema import add_game_components, drop_unused_components
+from api.game_schema import add_game_components, drop_unused_components, error_extra
 from api.serializers import Serializer
 from fbservice.http_limits import REFUSALS
 from games.registry import GAMES
@@ -83,12 +83,12 @@ VIEWER: JsonSchema = {
 }
 
 
-# The service's keys of an error's `extra`, typed; a game's refusal adds its own (its rules
-# document lists them), open here: the envelope does not say which game refused.
+# The service's keys of an error's `extra`, typed; each game's refusal keys are added from
+# its contract (``api.game_schema.error_extra``). Open: which keys appear depends on the code.
 ERROR_EXTRA: JsonSchema = {
     "type": "object",
     "description": "Structured data of an error; which keys appear depends on the `code` "
-    "(docs/api.md#errors). A game's refusals add the game's own keys (its rules document).",
+    "(docs/api.md#errors); a game's refusals add keys of their own, typed below.",
     "properties": {
         "fields": {
             "description": "`invalid`: each field's error messages (nested for nested "
@@ -898,7 +898,7 @@ def postprocess(
     operation's error statuses with its codes, the auth schemes, and links."""
     game = schema_game(request)
     add_game_components(result["components"]["schemas"], VIEWER, [game] if game else [])
-    result["components"]["schemas"]["ErrorExtra"] = ERROR_EXTRA
+    result["components"]["schemas"]["ErrorExtra"] = error_extra(ERROR_EXTRA, [game] if game else [])
     result["components"]["securitySchemes"] = SECURITY_SCHEMES
     authenticated: list[dict[str, list[str]]] = [
         {"tokenAuth": []},

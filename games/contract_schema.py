@@ -36,6 +36,9 @@ class Contract(Protocol):
 
     # How its ``redact_event`` hides events (the event schemas say so; the tests check it)
     REDACTION: Redaction
+    # Every key its refusals' ``data`` may carry (a ``RuleViolation``'s keyword), with what
+    # it holds: the error envelope's `extra` (the tests check the engine raises no other)
+    REFUSAL_DATA: dict[str, JsonSchema]
 
     def components(self) -> dict[str, JsonSchema]:
         """Its component schemas by local name, referring to each other locally

@@ -50,6 +50,7 @@ WINDOW_ID: JsonSchema = {
 }
 SEAT: JsonSchema = {"type": "integer", "minimum": 0, "maximum": MAX_SEAT}
 SEATS: JsonSchema = {"type": "array", "items": SEAT}
+MOBSTER_IDS: JsonSchema = {"type": "array", "items": MOBSTER_ID}
 CARD_KIND_ENUM: JsonSchema = {
     "type": "string",
     "enum": [k.value for k in Kind],
@@ -87,6 +88,40 @@ REDACTION = Redaction(
     counted=REDACTED_CARDS,
 )
 
+
+# What a refusal's ``data`` (the error's `extra`) may carry, by key.
+STRINGS: JsonSchema = {"type": "array", "items": {"type": "string"}}
+REFUSAL_DATA: dict[str, JsonSchema] = {
+    "against": {**STRINGS, "description": "`not_counterable`: the kinds it does not answer."},
+    "answers": {**STRINGS, "description": "`not_counterable`: the kinds it answers."},
+    "card": {"type": "string", "description": "The card at fault (as named)."},
+    "choices": {**MOBSTER_IDS, "description": "The mobsters that may be named."},
+    "counter": {"type": "string", "description": "A standing reaction's counter at fault."},
+    "counters": {"type": "array", "items": CARD_KIND, "description": "What may counter."},
+    "deadline": {"type": "integer", "description": "The window's deadline (ms)."},
+    "decision": {"type": "string", "description": "The pending decision."},
+    "expected": {"type": "integer", "description": "How many targets to name."},
+    "field": {"type": "string", "description": "The field at fault."},
+    "fields": {**STRINGS, "description": "The fields at fault."},
+    "mobster": {"type": ["string", "null"], "description": "The mobster at fault."},
+    "mobsters": {**STRINGS, "description": "The mobsters named."},
+    "now": {"type": "integer", "description": "Server time (ms) of the refusal."},
+    "own": {"type": ["string", "null"], "description": "HIT's `own` at fault."},
+    "player": {"type": ["integer", "null"], "description": "PAY OFF's `player` at fault."},
+    "players": {"type": "integer", "description": "`bad_options`: the seats asked for."},
+    "reason": {"type": "string", "description": "`window_closed`: how it closed."},
+    "countered_by": {**nullable(SEAT), "description": "`window_closed`: who countered."},
+    "seat": {"type": ["integer", "null"], "description": "The seat at fault."},
+    "source": {"type": ["string", "null"], "description": "`draw`'s source at fault."},
+    "turn": {**SEAT, "description": "Whose turn it is."},
+    "types": {**STRINGS, "description": "`bad_command`: the command types."},
+    "window": {"type": "string", "description": "The window named."},
+    "winners": {
+        "type": "array",
+        "items": {"type": "integer"},
+        "description": "`game_over`: the winners.",
+    },
+}
 
 # --- the state -----------------------------------------------------------------------------
 
@@ -218,8 +253,6 @@ STATE: JsonSchema = closed(
 )
 
 # --- legal options -------------------------------------------------------------------------
-
-MOBSTER_IDS: JsonSchema = {"type": "array", "items": MOBSTER_ID}
 
 CHOICES: JsonSchema = {
     "type": "object",

@@ -47,6 +47,14 @@ REDACTION = Redaction(
 )
 
 
+# What a refusal's ``data`` (the error's `extra`) may carry, by key.
+REFUSAL_DATA: dict[str, JsonSchema] = {
+    "current": {"type": "integer", "description": "`round_over`: the round being bid for."},
+    "field": {"type": "string", "description": "`bad_options`: the field at fault."},
+    "round": {"type": "integer", "description": "`round_over`: the round the bid named."},
+    "seat": {"type": ["integer", "null"], "description": "`not_a_player`: the seat."},
+}
+
 PLAYER: JsonSchema = closed(
     {
         "seat": SEAT,

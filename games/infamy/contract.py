@@ -145,6 +145,36 @@ REDACTION = Redaction(
 )
 
 
+# What a refusal's ``data`` (the error's `extra`) may carry, by key.
+REFUSAL_DATA: dict[str, JsonSchema] = {
+    "awaiting": {**SEATS, "description": "The seats the step waits for."},
+    "choices": {
+        "type": "array",
+        "items": {"type": ["string", "integer"]},
+        "description": "What may be chosen instead (seats, sectors, decks, ...).",
+    },
+    "deadline": {**nullable(INT_), "description": "The step's deadline (ms)."},
+    "field": {"type": "string", "description": "The field at fault."},
+    "job": {"type": ["string", "null"], "description": "The job at fault (as named)."},
+    "maximum": {"type": "integer", "description": "`bid_too_low`: the highest bid."},
+    "minimum": {"type": "integer", "description": "`bid_too_low`: the lowest bid."},
+    "seat": {"type": ["integer", "null"], "description": "The seat at fault."},
+    "seats": {"type": "integer", "description": "`bad_options`: the seats asked for."},
+    "space": {"type": ["string", "null"], "description": "The space at fault."},
+    "step": {"type": "string", "description": "The step the game is in."},
+    "types": {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "`bad_command`: the command types.",
+    },
+    "watchdogs": {"type": "array", "items": SECTOR, "description": "The Watchdogs' sectors."},
+    "winners": {
+        "type": "array",
+        "items": {"type": "integer"},
+        "description": "`game_over`: the winners.",
+    },
+}
+
 # --- the state -----------------------------------------------------------------------------
 
 STRING = {"type": "string"}

@@ -4,8 +4,10 @@ schema components that ``api.contract`` derives from them."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import uuid
+from pathlib import Path
 from random import Random
 
 import jsonschema
@@ -15,8 +17,10 @@ from django.urls import get_resolver
 from rest_framework.test import APIClient
 
 from api.errors import ALL_CODES, status_of
+from api.schema import ERROR_EXTRA as SERVICE_EXTRA
 from api.schema import OPERATIONS
 from games.contract_schema import prefix_of, redaction_is_described
+from games.core import RuleViolation as CoreRuleViolation
 from games.family_business.bots import BOTS
 from games.family_business.codec import COMMAND_TYPES, decode_command
 from games.family_business.commands import CloseWindow
@@ -33,6 +37,8 @@ from tests.generic import random_play
 contract = CONTRACTS["family_business"]  # Family Business's typed commands and events
 
 pytestmark = pytest.mark.django_db
+
+REPO = Path(__file__).resolve().parents[2]
 
 METHODS = {"get", "post", "put", "patch", "delete"}
 
@@ -262,7 +268,17 @@ def test_every_games_engine_answers_conform_to_its_components(schema, game) -> N
     played = random_play.play(definition, seats, f"contract-{game}", ["heuristic"] * seats)
     viewers: list = [*range(seats), "spectator", "staff"]
     redaction = CONTRACTS[game].REDACTION
-    seen_events, seen_options = set(), set()
+    extra = schema["components"]["schemas"]["ErrorExtra"]["properties"]
+    own_keys = {*SERVICE_EXTRA["properties"], *CONTRACTS[game].REFUSAL_DATA}
+    closed_extra = jsonschema.Draft202012Validator(
+        {
+            "type": "object",
+            "properties": {k: v for k, v in extra.items() if k in own_keys},
+            "additionalProperties": False,
+            "components": schema["components"],
+        }
+    )
+    seen_events, seen_options, refused = set(), set(), 0
     for event in played.events:
         seen_events.add(type(event).__name__)
         shown = definition.redact_event(event, "spectator")
@@ -277,13 +293,87 @@ def test_every_games_engine_answers_conform_to_its_components(schema, game) -> N
         for viewer in viewers:
             view = definition.view(state, viewer, now=move.now)
             state_ok.validate({**view, "game": game, "viewer": viewer, "revealed": over})
-            for option in view.get("legal", []):
+            for n, option in enumerate(view.get("legal", [])):
                 option_ok.validate(option)
                 for command in [option["send"], *option.get("variants", [])]:
                     command_ok.validate(command)
                     seen_options.add(command["type"])
+                if n < 2 and not over:  # its refusals' data: typed, and no key undeclared
+                    for refusal in refusals(definition, state, viewer, option["send"], move.now):
+                        closed_extra.validate(refusal.data)
+                        refused += 1
     assert definition.status(played.state_after(len(played.events))).over, "not over"
     assert len(seen_events) >= 5 and seen_options, (seen_events, seen_options)
+    assert refused > 20, refused
+
+
+JUNK = (None, -1, 99, "zz", [], {}, True)
+
+
+def refusals(definition, state, seat: int, command: dict, now: int):
+    """The refusals of ``command`` spoiled field by field (and of an unknown type)."""
+    spoiled = [{"type": "zz"}]
+    for key in set(command) - {"type"}:
+        spoiled += [{**command, key: junk} for junk in JUNK]
+    for body in spoiled:
+        try:
+            definition.decide(state, seat, definition.decode_command(body), now=now)
+        except CoreRuleViolation as refused:
+            yield refused
+
+
+def _raised_keys(package: Path) -> set[str]:
+    """Every key a rules package's refusals may carry, read from its code: the keywords of
+    its ``RuleViolation(...)`` calls and of its helpers that pass ``**data`` on to one, and
+    the keys put in a dict it passes as ``**data``."""
+    trees = [ast.parse(p.read_text()) for p in sorted(package.glob("*.py"))]
+
+    def raises(call: ast.AST, names: set[str]) -> bool:
+        return isinstance(call, ast.Call) and (
+            getattr(call.func, "id", getattr(call.func, "attr", None)) in names
+        )
+
+    forwarding = {"RuleViolation"}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.args.kwarg is not None:
+                for call in ast.walk(node):
+                    if raises(call, {"RuleViolation"}) and any(
+                        k.arg is None for k in call.keywords
+                    ):
+                        forwarding.add(node.name)
+    keys: set[str] = set()
+    for tree in trees:
+        for function in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+            passed = set()
+            for call in ast.walk(function):
+                if raises(call, forwarding):
+                    keys |= {k.arg for k in call.keywords if k.arg}
+                    passed |= {
+                        k.value.id for k in call.keywords if k.arg is None
+                        and isinstance(k.value, ast.Name)
+                    }  # fmt: skip
+            for node in ast.walk(function):  # data = {"key": ...}; data.update(key=...)
+                if isinstance(node, ast.Dict) and passed:
+                    keys |= {k.value for k in node.keys if isinstance(k, ast.Constant)}
+                if (
+                    isinstance(node, ast.Call)
+                    and getattr(node.func, "attr", None) == "update"
+                    and getattr(node.func.value, "id", None) in passed
+                ):
+                    keys |= {k.arg for k in node.keywords if k.arg}
+    return keys
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_key_of_a_games_refusals_is_typed(schema, game) -> None:
+    """Every key the game's code puts in a refusal's `data` is in its contract's
+    `REFUSAL_DATA`, hence typed in the error's `extra`."""
+    raised = _raised_keys(REPO / "games" / game)
+    assert raised, game
+    assert raised <= set(CONTRACTS[game].REFUSAL_DATA), raised - set(CONTRACTS[game].REFUSAL_DATA)
+    extra = schema["components"]["schemas"]["ErrorExtra"]["properties"]
+    assert set(CONTRACTS[game].REFUSAL_DATA) <= set(extra)
 
 
 def test_the_command_union_has_every_client_command_with_a_discriminator(schema) -> None:
