@@ -33,6 +33,7 @@ from games.contract_schema import (
     JsonSchema,
     prefix_of,
     prefixed,
+    prefixed_refs,
     ref,
 )
 from games.reads import UNDONE
@@ -139,26 +140,34 @@ def add_game_components(
 
 def error_extra(service: JsonSchema, games: Iterable[str] = ()) -> JsonSchema:
     """The error envelope's `extra`: the service's keys, then each key ``games``' refusals
-    may carry (their contracts' ``REFUSAL_DATA``; the service's own keys keep their
-    schema, a key two games type differently is either). Still open: a refusal's keys
-    depend on its code."""
+    may carry (their contracts' ``REFUSAL_DATA``); a key the service and games, or two
+    games, type differently is any of their types. Still open: a refusal's keys depend on
+    its code."""
     chosen = list(games) or list(GAMES)
     properties = dict(service["properties"])
     by_key: dict[str, list[tuple[str, JsonSchema]]] = {}
     for game in chosen:
-        for key, schema in CONTRACTS[game].REFUSAL_DATA.items():
-            by_key.setdefault(key, []).append((GAMES[game].title, schema))
+        contract = CONTRACTS[game]
+        local = contract.components()
+        for key, schema in contract.REFUSAL_DATA.items():
+            typed = prefixed_refs(game, schema, local)
+            by_key.setdefault(key, []).append((GAMES[game].title, typed))
     for key, typed in sorted(by_key.items()):
-        if key in properties:
-            continue
-        schemas = [{k: v for k, v in schema.items() if k != "description"} for _, schema in typed]
+        schemas = [_bare(schema) for _, schema in typed]
+        said = [f"{title}: {schema.get('description', '')}" for title, schema in typed]
+        if key in properties:  # a key the service's refusals have too
+            schemas.insert(0, _bare(properties[key]))
+            said.insert(0, properties[key].get("description", ""))
         distinct = [x for i, x in enumerate(schemas) if x not in schemas[:i]]
-        said = "; ".join(f"{title}: {schema.get('description', '')}" for title, schema in typed)
         properties[key] = {
             **(distinct[0] if len(distinct) == 1 else {"anyOf": distinct}),
-            "description": said,
+            "description": "; ".join(said),
         }
     return {**service, "properties": properties}
+
+
+def _bare(schema: JsonSchema) -> JsonSchema:
+    return {k: v for k, v in schema.items() if k != "description"}
 
 
 def _replace_refs(node: Any, replace: dict[str, JsonSchema]) -> Any:

@@ -113,6 +113,25 @@ ERROR_EXTRA: JsonSchema = {
             "description": "`too_many_failed_sign_ins`: the limit your address is over: "
             "failures for this username, or for any.",
         },
+        "seat": {
+            "type": ["integer", "null"],
+            "description": "`not_your_seat`: the seat named; a game's refusal: its seat.",
+        },
+        "seats": {
+            "anyOf": [
+                {"type": "integer"},
+                {"type": "array", "items": {"type": "integer"}},
+                {"type": "string", "enum": ["all"]},
+            ],
+            "description": "`table_full`: the table's seats; `undo_after_reveal`, "
+            '`undo_reveals_cards`: the seats shown cards, or "all".',
+        },
+        "winners": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "`bad_winners`: the winners named; `game_over`: the winners.",
+        },
+        "reason": {"type": "string", "description": "Why (webhooks: the delivery's)."},
         "limit": {
             "type": "integer",
             "description": "`too_many_feeds`, `too_many_failed_sign_ins`, `json_too_deep`, "

@@ -61,23 +61,28 @@ def prefix_of(game: str) -> str:
 
 def prefixed(game: str, components: Mapping[str, JsonSchema]) -> dict[str, JsonSchema]:
     """``components`` (a contract's, by local name) under ``game``'s prefix, every local
-    reference (``$ref`` and discriminator mappings) renamed with them. A reference to a
-    name the contract does not define is a mistake in the contract (``KeyError``)."""
+    reference in them renamed with them (``prefixed_refs``)."""
     prefix = prefix_of(game)
+    return {
+        f"{prefix}{name}": prefixed_refs(game, schema, components)
+        for name, schema in components.items()
+    }
 
-    def rename(node: Any) -> Any:
-        if isinstance(node, dict):
-            return {k: rename(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [rename(v) for v in node]
-        if isinstance(node, str) and node.startswith(REF):
-            local = node.removeprefix(REF)
-            if local not in components:
-                raise KeyError(f"{game}'s contract refers to {local!r}, which it does not define")
-            return f"{REF}{prefix}{local}"
-        return node
 
-    return {f"{prefix}{name}": rename(schema) for name, schema in components.items()}
+def prefixed_refs(game: str, node: Any, local: Mapping[str, Any]) -> Any:
+    """``node`` with every reference (``$ref``, discriminator mappings) to one of ``game``'s
+    ``local`` components renamed with its prefix. A reference to a name the contract does
+    not define is a mistake in the contract (``KeyError``)."""
+    if isinstance(node, dict):
+        return {k: prefixed_refs(game, v, local) for k, v in node.items()}
+    if isinstance(node, list):
+        return [prefixed_refs(game, v, local) for v in node]
+    if isinstance(node, str) and node.startswith(REF):
+        name = node.removeprefix(REF)
+        if name not in local:
+            raise KeyError(f"{game}'s contract refers to {name!r}, which it does not define")
+        return f"{REF}{prefix_of(game)}{name}"
+    return node
 
 
 def nullable(schema: JsonSchema) -> JsonSchema:
