@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 import yaml
 from django.urls import get_resolver
+from drf_spectacular.validation import validate_schema
 from rest_framework.test import APIClient
 
 from api.errors import ALL_CODES, status_of
@@ -232,6 +233,7 @@ def test_one_games_schema_holds_that_game_alone(django_db_blocker) -> None:
             response = client.get(f"{API}/schema", {"game": game})
             assert response.status_code == 200
             document = yaml.safe_load(response.content)
+            validate_schema(document)  # a valid OpenAPI 3.1 document of its own
             names = set(document["components"]["schemas"])
             prefix = prefix_of(game)
             for other in set(GAMES) - {game}:
