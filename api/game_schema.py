@@ -166,6 +166,20 @@ def error_extra(service: JsonSchema, games: Iterable[str] = ()) -> JsonSchema:
     return {**service, "properties": properties}
 
 
+def command_examples(games: Iterable[str] = ()) -> dict[str, JsonSchema]:
+    """Request examples of a command (what "Try it out" sends), from each of ``games``'
+    contracts (``COMMAND_EXAMPLES``), by OpenAPI example name."""
+    out: dict[str, JsonSchema] = {}
+    for game in list(games) or list(GAMES):
+        for summary, command in CONTRACTS[game].COMMAND_EXAMPLES.items():
+            words = re.sub(r"[^A-Za-z0-9 ]", "", summary).title().replace(" ", "")
+            out[f"{prefix_of(game)}{words}"] = {
+                "summary": f"{GAMES[game].title}: {summary}",
+                "value": {"command": command},
+            }
+    return out
+
+
 def _bare(schema: JsonSchema) -> JsonSchema:
     return {k: v for k, v in schema.items() if k != "description"}
 

@@ -24,7 +24,12 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from api.errors import ALL_CODES, RULE_CODES, status_of
-from api.game_schema import add_game_components, drop_unused_components, error_extra
+from api.game_schema import (
+    add_game_components,
+    command_examples,
+    drop_unused_components,
+    error_extra,
+)
 from api.serializers import Serializer
 from fbservice.http_limits import REFUSALS
 from games.registry import GAMES
@@ -596,29 +601,6 @@ TABLE_EXAMPLES = [
 ]
 JOIN_EXAMPLE = OpenApiExample("the first free seat", value={}, request_only=True)
 BOT_EXAMPLE = OpenApiExample("a heuristic bot", value={"kind": "heuristic"}, request_only=True)
-COMMAND_EXAMPLES = [
-    OpenApiExample(
-        "discard a card",
-        value={"command": {"type": "play", "card": "c07", "discard": True}, "expected_version": 6},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "play a contract",
-        value={
-            "command": {"type": "play", "card": "c07", "targets": ["bugs-moran"]},
-            "expected_version": 6,
-        },
-        request_only=True,
-    ),
-    OpenApiExample(
-        "pass in a window",
-        value={"command": {"type": "pass", "window": "w1"}},
-        request_only=True,
-    ),
-    OpenApiExample("resign", value={"command": {"type": "resign"}}, request_only=True),
-]
-
-
 # --- operations ----------------------------------------------------------------------------
 
 # Codes every operation can answer with, by what it is.
@@ -944,10 +926,20 @@ def postprocess(
                     for name, (target, expr) in op.links.items()
                 }
     _mark_strict_requests(result)
+    _command_examples(result, [game] if game else [])
     if game:
         drop_unused_components(result)
         result["info"]["title"] = f"{result['info']['title']}: {GAMES[game].title}"
     return result
+
+
+def _command_examples(schema: dict[str, Any], games: list[str]) -> None:
+    """The command operation's request examples: each game's own (its contract's)."""
+    operation = schema["paths"].get("/api/v1/games/{game_id}/commands", {}).get("post")
+    if operation is None:
+        return
+    media = operation["requestBody"]["content"]["application/json"]
+    media["examples"] = command_examples(games)
 
 
 def schema_game(request: Any) -> str | None:

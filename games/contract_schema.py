@@ -39,6 +39,9 @@ class Contract(Protocol):
     # Every key its refusals' ``data`` may carry (a ``RuleViolation``'s keyword), with what
     # it holds: the error envelope's `extra` (the tests check the engine raises no other)
     REFUSAL_DATA: dict[str, JsonSchema]
+    # A few commands as a client sends them, by what they do: the docs' request examples
+    # ("Try it out"; the tests check each is a valid command)
+    COMMAND_EXAMPLES: dict[str, JsonSchema]
 
     def components(self) -> dict[str, JsonSchema]:
         """Its component schemas by local name, referring to each other locally

@@ -89,6 +89,13 @@ REDACTION = Redaction(
 )
 
 
+COMMAND_EXAMPLES: dict[str, JsonSchema] = {
+    "discard a card": {"type": "play", "card": "c07", "discard": True},
+    "play a contract": {"type": "play", "card": "c07", "targets": ["bugs-moran"]},
+    "pass in a window": {"type": "pass", "window": "w1"},
+    "resign": {"type": "resign"},
+}
+
 # What a refusal's ``data`` (the error's `extra`) may carry, by key.
 STRINGS: JsonSchema = {"type": "array", "items": {"type": "string"}}
 REFUSAL_DATA: dict[str, JsonSchema] = {

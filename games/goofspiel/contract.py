@@ -47,6 +47,10 @@ REDACTION = Redaction(
 )
 
 
+COMMAND_EXAMPLES: dict[str, JsonSchema] = {
+    "bid your 3 in round 1": {"type": "bid", "round": 1, "card": 3},
+}
+
 # What a refusal's ``data`` (the error's `extra`) may carry, by key.
 REFUSAL_DATA: dict[str, JsonSchema] = {
     "current": {"type": "integer", "description": "`round_over`: the round being bid for."},

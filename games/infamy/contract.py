@@ -145,6 +145,13 @@ REDACTION = Redaction(
 )
 
 
+COMMAND_EXAMPLES: dict[str, JsonSchema] = {
+    "choose a sector": {"type": "choose_sector", "sector": 3},
+    "bid on the contact": {"type": "bid", "total": 2},
+    "pass": {"type": "pass"},
+    "place on a supply space": {"type": "place", "figure": "own", "space": "supply"},
+}
+
 # What a refusal's ``data`` (the error's `extra`) may carry, by key.
 REFUSAL_DATA: dict[str, JsonSchema] = {
     "awaiting": {**SEATS, "description": "The seats the step waits for."},

@@ -503,21 +503,33 @@ def test_the_auth_schemes_say_token_and_bearer(schema) -> None:
     assert schema["paths"]["/api/v1/auth/register"]["post"].get("security") in (None, [{}], [])
 
 
-def test_request_examples_are_valid_requests(schema) -> None:
-    """What "Try it out" sends in /api/v1/docs is valid against the schema."""
-    found = 0
-    for _method, _path, operation in operations(schema):
-        content = (operation.get("requestBody") or {}).get("content", {})
-        media = content.get("application/json")
-        if not media:
-            continue
-        body = jsonschema.Draft202012Validator(
-            {**media["schema"], "components": schema["components"]}
-        )
-        for example in (media.get("examples") or {}).values():
-            body.validate(example["value"])
-            found += 1
-    assert found >= 8
+def test_request_examples_are_valid_requests(schema, django_db_blocker) -> None:
+    """What "Try it out" sends in /api/v1/docs is valid against the schema: in the every-game
+    document and in each game's own (whose command examples are that game's alone)."""
+    documents = {"every game": schema}
+    with django_db_blocker.unblock():
+        for game in GAMES:
+            response = APIClient().get(f"{API}/schema", {"game": game})
+            documents[game] = yaml.safe_load(response.content)
+    for name, document in documents.items():
+        found = 0
+        for _method, _path, operation in operations(document):
+            content = (operation.get("requestBody") or {}).get("content", {})
+            media = content.get("application/json")
+            if not media:
+                continue
+            body = jsonschema.Draft202012Validator(
+                {**media["schema"], "components": document["components"]}
+            )
+            for example in (media.get("examples") or {}).values():
+                body.validate(example["value"])
+                found += 1
+        assert found >= 5, name
+        command = document["paths"]["/api/v1/games/{game_id}/commands"]["post"]
+        examples = command["requestBody"]["content"]["application/json"]["examples"]
+        games = list(GAMES) if name == "every game" else [name]
+        shown = {g for g in GAMES if any(n.startswith(prefix_of(g)) for n in examples)}
+        assert shown == set(games), (name, list(examples))
 
 
 @pytest.mark.parametrize("kind", [{}, [], None, 1])
