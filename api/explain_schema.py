@@ -1,12 +1,15 @@
 """What every game says of itself, in the OpenAPI schema (docs/api.md, "What a game
 explains"): the ``label`` of each legal option (and ``variant_labels``, one for each
 variant, where a game gives them) and the state's ``outcome`` once the game is over
-(``games.core.Outcome``). Added to every game's option and state components alike, typed
-or open, so no game is named here."""
+(``games.core.Outcome``). Added to every game's option and state components alike (the
+contracts' ``Option`` and ``State``, ``games.contract_schema``), so no game is named here."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+
+from games.contract_schema import OPTION, STATE, prefix_of
 
 JsonSchema = dict[str, Any]
 
@@ -78,16 +81,18 @@ STATE_OUTCOME: JsonSchema = {
 }
 
 
-def add_explanations(components: dict[str, JsonSchema]) -> None:
-    """Every option component gets the label fields and every game's state component the
-    outcome (the components ``GameState`` lists; options: those named ``...Option``)."""
-    components["TieBreak"] = TIE_BREAK
-    components["Outcome"] = OUTCOME
-    for name, schema in components.items():
-        if name.endswith("Option") and "properties" in schema:
-            schema["properties"].update(OPTION_FIELDS)
-            schema["required"] = sorted({*schema.get("required", []), "label"})
-    for variant in components.get("GameState", {}).get("oneOf", []):
-        state = components[variant["$ref"].rsplit("/", 1)[1]]
+# The components every game's state reaches alike: one shape for every game.
+SHARED_COMPONENTS = ("Outcome", "TieBreak")
+
+
+def add_explanations(components: dict[str, JsonSchema], games: Iterable[str]) -> None:
+    """Each game's option component (``<Game>Option``) gets the label fields and its state
+    component (``<Game>State``) the outcome; ``Outcome`` and ``TieBreak`` are shared."""
+    components.update(Outcome=OUTCOME, TieBreak=TIE_BREAK)
+    for game in games:
+        option = components[f"{prefix_of(game)}{OPTION}"]
+        option["properties"].update(OPTION_FIELDS)
+        option["required"] = sorted({*option.get("required", []), "label"})
+        state = components[f"{prefix_of(game)}{STATE}"]
         state["properties"]["outcome"] = STATE_OUTCOME
         state["required"] = sorted({*state.get("required", []), "outcome"})

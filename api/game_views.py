@@ -103,7 +103,6 @@ class CommandView(ApiView):
         'deadline or a counter (docs/rules.md, "Passes are sealed").',
         parameters=[GAME_ID, schema.IDEMPOTENCY_KEY, schema.REQUEST_ID],
         request=CommandRequestSerializer,
-        examples=schema.COMMAND_EXAMPLES,
         responses={201: schema.CommandResultSerializer},
     )
     def post(self, request: Request, game_id: str) -> Response:

@@ -3,9 +3,7 @@ description, errors and links.
 
 The serializers here document what the views return (the views build plain dicts from the
 engine's projection). The per-game parts (a game's state and its `legal` options, event
-`data`, commands) come from the registry: a game with a typed contract
-(``games.registry.CONTRACTS``) gets its components from it; any other game gets an open
-shape (the fields every game shares, others allowed) until it is typed. ``postprocess``
+`data`, commands) come from every game's contract (``api.game_schema``). ``postprocess``
 (a drf-spectacular hook) adds them, and finishes the schema from the table ``OPERATIONS``:
 one place says every operation's id and the codes it answers with, so each error status
 lists exactly that operation's codes.
@@ -27,7 +25,12 @@ from rest_framework import serializers
 
 from api.errors import ALL_CODES, RULE_CODES, status_of
 from api.explain_schema import add_explanations
-from api.game_schema import add_game_components
+from api.game_schema import (
+    add_game_components,
+    command_examples,
+    drop_unused_components,
+    error_extra,
+)
 from api.serializers import Serializer
 from fbservice.http_limits import REFUSALS
 from games.registry import GAMES
@@ -86,12 +89,12 @@ VIEWER: JsonSchema = {
 }
 
 
-# The service's keys of an error's `extra`, typed; a game's refusal adds its own (its rules
-# document lists them), open here: the envelope does not say which game refused.
+# The service's keys of an error's `extra`, typed; each game's refusal keys are added from
+# its contract (``api.game_schema.error_extra``). Open: which keys appear depends on the code.
 ERROR_EXTRA: JsonSchema = {
     "type": "object",
     "description": "Structured data of an error; which keys appear depends on the `code` "
-    "(docs/api.md#errors). A game's refusals add the game's own keys (its rules document).",
+    "(docs/api.md#errors); a game's refusals add keys of their own, typed below.",
     "properties": {
         "fields": {
             "description": "`invalid`: each field's error messages (nested for nested "
@@ -116,6 +119,25 @@ ERROR_EXTRA: JsonSchema = {
             "description": "`too_many_failed_sign_ins`: the limit your address is over: "
             "failures for this username, or for any.",
         },
+        "seat": {
+            "type": ["integer", "null"],
+            "description": "`not_your_seat`: the seat named; a game's refusal: its seat.",
+        },
+        "seats": {
+            "anyOf": [
+                {"type": "integer"},
+                {"type": "array", "items": {"type": "integer"}},
+                {"type": "string", "enum": ["all"]},
+            ],
+            "description": "`table_full`: the table's seats; `undo_after_reveal`, "
+            '`undo_reveals_cards`: the seats shown cards, or "all".',
+        },
+        "winners": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "`bad_winners`: the winners named; `game_over`: the winners.",
+        },
+        "reason": {"type": "string", "description": "Why (webhooks: the delivery's)."},
         "limit": {
             "type": "integer",
             "description": "`too_many_feeds`, `too_many_failed_sign_ins`, `json_too_deep`, "
@@ -141,111 +163,12 @@ class ErrorSerializer(Serializer):
 # --- shapes ------------------------------------------------------------------------------
 
 
-class CardSerializer(Serializer):
-    id = serializers.CharField(help_text="c01 ... c56; ability cards a01 ... a10 (advanced).")
-    kind = serializers.CharField()
-    name = serializers.CharField()
-    category = serializers.ChoiceField(choices=["attack", "rescue", "counter", "ability"])
-    text = serializers.CharField(required=False, help_text="Ability cards only: their text.")
-    reconstructed = serializers.BooleanField(
-        required=False, help_text="Ability cards only (true): the text is reconstructed."
+def game_state() -> Any:
+    """The game as the caller may see it: one of the games' states (``api.game_schema``)."""
+    return typed_json(
+        ref("GameState"),
+        help_text="The game as you may see it: its game's own state (`game` says which).",
     )
-
-
-class MobsterSerializer(Serializer):
-    id = serializers.CharField()
-    name = serializers.CharField()
-    family = serializers.CharField()
-    ability = CardSerializer(
-        required=False, help_text="Advanced rules: the ability card under it (public)."
-    )
-
-
-class AbilityHeldSerializer(Serializer):
-    mobster = MobsterSerializer()
-    seat = serializers.IntegerField(help_text="The mobster's owner.")
-    card = CardSerializer()
-
-
-class PlayerViewSerializer(Serializer):
-    seat = serializers.IntegerField()
-    name = serializers.CharField()
-    family = inline_serializer(
-        "Family", fields={"id": serializers.CharField(), "name": serializers.CharField()}
-    )
-    crew = MobsterSerializer(many=True, help_text="Mobsters in front of the player.")
-    listed = MobsterSerializer(many=True, help_text="The player's mobsters on the Hit List.")
-    in_play = serializers.IntegerField()
-    hand_size = serializers.IntegerField()
-    hand = CardSerializer(
-        many=True,
-        required=False,
-        help_text="Only in your own seat's view, staff's, and everyone's once the game ends.",
-    )
-    out = serializers.BooleanField()
-    resigned = serializers.BooleanField()
-
-
-class WindowViewSerializer(Serializer):
-    id = serializers.CharField()
-    seat = serializers.IntegerField(help_text="Whose card is pending (or who decides).")
-    card = CardSerializer(allow_null=True)
-    targets = MobsterSerializer(many=True)
-    eligible = serializers.ListField(child=serializers.IntegerField())
-    passed = serializers.ListField(child=serializers.IntegerField())
-    waiting_on = serializers.ListField(child=serializers.IntegerField())
-    counters = serializers.ListField(child=serializers.CharField())
-    deadline = serializers.IntegerField(help_text="Server time in ms since the epoch.")
-    decision = serializers.ChoiceField(
-        choices=["draw", "unforgiving", "short_tempered"],
-        required=False,
-        help_text="Advanced rules: a pending decision of `seat` (not a reaction window).",
-    )
-    count = serializers.IntegerField(
-        required=False, help_text="A `draw` decision: cards still to draw."
-    )
-
-
-class GameViewSerializer(Serializer):
-    """The game as one viewer may see it."""
-
-    rules_version = serializers.IntegerField()
-    viewer = typed_json(VIEWER)
-    players = PlayerViewSerializer(many=True)
-    turn = serializers.IntegerField()
-    turn_seat = serializers.IntegerField()
-    awaiting = serializers.ListField(child=serializers.IntegerField())
-    hit_list = MobsterSerializer(many=True, help_text="Position 0 is against the wall.")
-    graveyard = MobsterSerializer(many=True)
-    deck_size = serializers.IntegerField()
-    discard = CardSerializer(many=True)
-    mob_war = inline_serializer(
-        "MobWar", fields={"on": serializers.BooleanField(), "rate": serializers.IntegerField()}
-    )
-    window = WindowViewSerializer(allow_null=True)
-    reaction_seconds = serializers.IntegerField()
-    advanced = serializers.BooleanField()
-    abilities = AbilityHeldSerializer(
-        many=True, required=False, help_text="Advanced tables: which mobster holds which ability."
-    )
-    seed_hash = serializers.CharField()
-    over = serializers.BooleanField()
-    winners = serializers.ListField(child=serializers.IntegerField())
-    deck = CardSerializer(many=True, required=False, help_text="Staff, or after the end.")
-    seed = serializers.CharField(required=False, help_text="After the end only.")
-    legal = typed_json(
-        {
-            "type": "array",
-            "items": ref("Option"),
-            "description": "What your seat may do now (seats only); each option's `send` "
-            "is a command to POST.",
-        },
-        required=False,
-    )
-    revealed = serializers.BooleanField(help_text="Every hand and the deck are shown.")
-
-    class Meta:
-        ref_name = "GameView"
 
 
 class SeatSerializer(Serializer):
@@ -341,7 +264,7 @@ class GameDocumentSerializer(Serializer):
     )
     window_pass = WindowPassSerializer(allow_null=True, help_text=SEALED_ANSWER_HELP)
     table = TableSerializer()
-    state = GameViewSerializer()
+    state = game_state()
 
     class Meta:
         ref_name = "Game"
@@ -391,7 +314,7 @@ class CommandResultSerializer(Serializer):
     first_seq = serializers.IntegerField()
     last_seq = serializers.IntegerField()
     events = EventSerializer(many=True, help_text="The events your command appended.")
-    state = GameViewSerializer()
+    state = game_state()
     server_time = serializers.IntegerField()
     undo_available = serializers.BooleanField(
         help_text="Your seat may undo now (POST undo would be accepted, unless someone "
@@ -417,7 +340,7 @@ class ReplaySerializer(Serializer):
         help_text="The audit hash of event `at` (once the game is over, or for staff).",
     )
     prev_hash = serializers.CharField(allow_null=True)
-    state = GameViewSerializer()
+    state = game_state()
 
 
 class AuthorSerializer(Serializer):
@@ -674,29 +597,6 @@ TABLE_EXAMPLES = [
 ]
 JOIN_EXAMPLE = OpenApiExample("the first free seat", value={}, request_only=True)
 BOT_EXAMPLE = OpenApiExample("a heuristic bot", value={"kind": "heuristic"}, request_only=True)
-COMMAND_EXAMPLES = [
-    OpenApiExample(
-        "discard a card",
-        value={"command": {"type": "play", "card": "c07", "discard": True}, "expected_version": 6},
-        request_only=True,
-    ),
-    OpenApiExample(
-        "play a contract",
-        value={
-            "command": {"type": "play", "card": "c07", "targets": ["bugs-moran"]},
-            "expected_version": 6,
-        },
-        request_only=True,
-    ),
-    OpenApiExample(
-        "pass in a window",
-        value={"command": {"type": "pass", "window": "w1"}},
-        request_only=True,
-    ),
-    OpenApiExample("resign", value={"command": {"type": "resign"}}, request_only=True),
-]
-
-
 # --- operations ----------------------------------------------------------------------------
 
 # Codes every operation can answer with, by what it is.
@@ -996,9 +896,10 @@ def postprocess(
 ) -> dict[str, Any]:
     """drf-spectacular's last step: every game's components, operation ids, every
     operation's error statuses with its codes, the auth schemes, and links."""
-    add_game_components(result["components"]["schemas"], VIEWER)
-    add_explanations(result["components"]["schemas"])
-    result["components"]["schemas"]["ErrorExtra"] = ERROR_EXTRA
+    game = schema_game(request)
+    add_game_components(result["components"]["schemas"], VIEWER, [game] if game else [])
+    add_explanations(result["components"]["schemas"], [game] if game else list(GAMES))
+    result["components"]["schemas"]["ErrorExtra"] = error_extra(ERROR_EXTRA, [game] if game else [])
     result["components"]["securitySchemes"] = SECURITY_SCHEMES
     authenticated: list[dict[str, list[str]]] = [
         {"tokenAuth": []},
@@ -1025,7 +926,28 @@ def postprocess(
                     for name, (target, expr) in op.links.items()
                 }
     _mark_strict_requests(result)
+    _command_examples(result, [game] if game else [])
+    if game:
+        drop_unused_components(result)
+        result["info"]["title"] = f"{result['info']['title']}: {GAMES[game].title}"
     return result
+
+
+def _command_examples(schema: dict[str, Any], games: list[str]) -> None:
+    """The command operation's request examples: each game's own (its contract's)."""
+    operation = schema["paths"].get("/api/v1/games/{game_id}/commands", {}).get("post")
+    if operation is None:
+        return
+    media = operation["requestBody"]["content"]["application/json"]
+    media["examples"] = command_examples(games)
+
+
+def schema_game(request: Any) -> str | None:
+    """The game whose own document ``request`` asks for (``?game=``), or None: every game's.
+    ``api.views.SchemaView`` has refused an unknown one already."""
+    params = getattr(request, "query_params", None) or getattr(request, "GET", None) or {}
+    game = params.get("game")
+    return game if game in GAMES else None
 
 
 def _id_of(operation_id: str) -> str:

@@ -2,6 +2,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework import exceptions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
@@ -10,6 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import health
+from api.errors import ApiError
+from games.registry import GAMES
 
 # What anyone may see of a probe; staff also see where the broker is and why a probe failed.
 PUBLIC_PROBE_FIELDS = (
@@ -96,3 +99,20 @@ class NotFoundView(APIView):
         raise NotFound("No such route.")
 
     post = put = patch = delete = get
+
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI document: every game's, or one game's alone with ``?game=<name>``
+    (docs/api.md, "Typed per game"); an unknown game is refused (400 invalid)."""
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = request.query_params.get("game")
+        if game is not None and game not in GAMES:
+            raise ApiError(
+                "invalid",
+                f"Unknown game {game!r}; known: {', '.join(GAMES)}.",
+                fields={"game": [f"One of: {', '.join(GAMES)}."]},
+            )
+        response: Response = super().get(request, *args, **kwargs)  # type: ignore[no-untyped-call]
+        return response

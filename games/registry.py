@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import ModuleType
 
+from games.contract_schema import Contract
 from games.core import Game
 from games.family_business import contract as family_business_contract
 from games.family_business import standing as family_business_standing
 from games.family_business.game import GAME as FAMILY_BUSINESS
+from games.goofspiel import contract as goofspiel_contract
 from games.goofspiel.game import GAME as GOOFSPIEL
+from games.infamy import contract as infamy_contract
 from games.infamy.game import GAME as INFAMY
 
 GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL, INFAMY)}
@@ -20,9 +23,14 @@ GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIE
 DEFAULT_GAME = FAMILY_BUSINESS.name
 
 
-# The OpenAPI components of a game's commands and events, for the games whose API
-# contract is typed so far (docs/api.md; Goofspiel's commands are documented there).
-CONTRACTS: dict[str, ModuleType] = {FAMILY_BUSINESS.name: family_business_contract}
+# Each game's typed API contract (games/<name>/contract.py, games.contract_schema): its
+# commands, events, state and legal options in the OpenAPI schema. Every game has one: the
+# schema cannot be built without it (tests/api/test_contract.py plays every game typed).
+CONTRACTS: dict[str, Contract] = {
+    FAMILY_BUSINESS.name: family_business_contract,
+    GOOFSPIEL.name: goofspiel_contract,
+    INFAMY.name: infamy_contract,
+}
 
 
 # Each game's pure standing-reaction rules (games.standing), for the games that have them.

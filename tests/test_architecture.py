@@ -1,10 +1,11 @@
 """The pure rules engine must not depend on the framework around it.
 
 Every game's rules package (games/<name>/, e.g. games/family_business/), games/core.py,
-games/adapter.py, games/rng.py, games/twins.py, games/notices.py and games/__init__.py are
-parsed with `ast`; importing django, rest_framework, celery, kombu, the project's Django
-packages (events, api, fbservice) or the Django side of the games app (games.models,
-games.service, games.tasks, ...) fails the test. Relative imports are resolved first, so `from ...api import x` is
+games/adapter.py, games/rng.py, games/twins.py, games/notices.py, games/contract_schema.py
+and games/__init__.py are parsed with `ast`; importing django, rest_framework, celery,
+kombu, the project's Django packages (events, api, fbservice) or the Django side of the
+games app (games.models, games.service, games.tasks, ...) fails the test. Relative imports
+are resolved first, so `from ...api import x` is
 caught too.
 """
 
@@ -32,7 +33,15 @@ def pure_packages(games_dir: Path) -> list[Path]:
 
 
 def pure_files(games_dir: Path) -> list[Path]:
-    shared = ("__init__.py", "core.py", "adapter.py", "rng.py", "twins.py", "notices.py")
+    shared = (
+        "__init__.py",
+        "core.py",
+        "adapter.py",
+        "rng.py",
+        "twins.py",
+        "notices.py",
+        "contract_schema.py",
+    )
     files = [games_dir / name for name in shared if (games_dir / name).exists()]
     for package in pure_packages(games_dir):
         files.extend(sorted(package.rglob("*.py")))
@@ -49,9 +58,9 @@ def _module_name(path: Path, root: Path) -> tuple[str, bool]:
 
 def _allowed_games_module(name: str, games_dir: Path) -> bool:
     """Inside games/, a pure module may import games, games.core, games.adapter, games.rng,
-    games.twins and the rules packages."""
+    games.twins, games.contract_schema and the rules packages."""
     parts = name.split(".")
-    if len(parts) == 1 or parts[1] in ("core", "adapter", "rng", "twins"):
+    if len(parts) == 1 or parts[1] in ("core", "adapter", "rng", "twins", "contract_schema"):
         return True
     return parts[1] in {p.name for p in pure_packages(games_dir)}
 
@@ -206,12 +215,14 @@ def test_the_event_store_imports_no_game_and_no_api():
 
 
 # What the API may use of the games app: the service's facade and read functions, the
-# lobby, reviews, a replay's marks, standing reactions and the clock loop's health (services of their own),
-# the shared interface and registry, the refusals and the models' choices. Never the
+# lobby, reviews, a replay's marks, standing reactions and the clock loop's health (services
+# of their own), the shared interface (and its contracts' schema kit) and registry, the
+# refusals and the models' choices. Never the
 # event store, and never the service's internals (loading, commands, selectors, ...).
 API_MAY_IMPORT = {
     "games",
     "games.core",
+    "games.contract_schema",
     "games.registry",
     "games.errors",
     "games.service",

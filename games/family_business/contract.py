@@ -1,31 +1,28 @@
-"""The typed parts of the OpenAPI contract, derived from the rules engine.
+"""Family Business's typed API contract: its own definitions, derived into JSON schemas by
+``games.contract_schema`` (which names them ``FamilyBusiness...`` in the schema).
 
-The engine's commands and events are frozen dataclasses (``games.family_business``); their
-JSON forms are what ``codec`` and ``view`` make of them. This module turns those
-dataclasses into OpenAPI component schemas, so the contract cannot drift from the code:
-a command union with a ``type`` discriminator, one schema per event (as each viewer sees
-it: hidden cards are ``null`` with a ``count``), and the ``legal`` options with their typed
-``choices`` and ready-to-send ``send`` command. (The error envelope's ``extra`` is the
-service's, ``api.schema.ERROR_EXTRA``: it does not say which game refused.)
-
-``components()`` is added to the schema by ``api.schema.postprocess``; serializer fields
-point at the components with ``ref()``.
+Its commands and events are the engine's frozen dataclasses (``codec``, ``events``); what
+their fields hold (card, mobster and window ids, seats) is said here by field name; hidden
+cards are ``null`` with a ``count`` and the setup's secrets absent until the end, as
+``view.redact_event`` makes them. The state is what ``view.view`` returns; the ``legal``
+options carry typed ``choices`` and a ready-to-send ``send`` command.
 """
 
 from __future__ import annotations
 
-import types
-import typing
-from dataclasses import MISSING, fields
-from typing import Any
+from games.contract_schema import (
+    JsonSchema,
+    Redaction,
+    closed,
+    command_components,
+    event_components,
+    nullable,
+    ref,
+)
 
-from . import events as engine_events
 from .cards import Kind
 from .codec import COMMAND_TYPES
 from .events import EVENT_TYPES
-from .view import redact_event
-
-JsonSchema = dict[str, Any]
 
 # Commands a seat may send; ``close_window`` is the system's (a seat gets 403 system_only).
 CLIENT_COMMANDS = [name for name in COMMAND_TYPES if name != "close_window"]
@@ -52,12 +49,14 @@ WINDOW_ID: JsonSchema = {
     "examples": ["w1"],
 }
 SEAT: JsonSchema = {"type": "integer", "minimum": 0, "maximum": MAX_SEAT}
+SEATS: JsonSchema = {"type": "array", "items": SEAT}
+MOBSTER_IDS: JsonSchema = {"type": "array", "items": MOBSTER_ID}
 CARD_KIND_ENUM: JsonSchema = {
     "type": "string",
     "enum": [k.value for k in Kind],
     "description": "A card's kind code (docs/rules.md#action-cards).",
 }
-CARD_KIND: JsonSchema = {"$ref": "#/components/schemas/CardKind"}
+CARD_KIND: JsonSchema = ref("CardKind")
 
 # What a field of an engine command or event holds, by its name, where that says more
 # than its Python type (a card id, a mobster id, a window id, a seat).
@@ -80,185 +79,187 @@ COMMAND_FIELD_SCHEMAS: dict[str, JsonSchema] = {
     "cards": {"type": "array", "items": CARD_ID, "maxItems": 66},
 }
 
-# How ``view.redact_event`` hides events before the end (tests/api/test_contract.py checks
-# this against it): cards are null with a count; GameStarted omits its secrets.
+# How ``view.redact_event`` hides events before the end: cards are null with a count;
+# GameStarted omits its secrets.
 REDACTED_CARDS = frozenset({"DeckShuffled", "CardsDealt", "CardsDrawn"})
-HIDDEN_UNTIL_END = {"GameStarted": frozenset({"seed", "stacked_deck", "salt"})}
+REDACTION = Redaction(
+    absent={"GameStarted": frozenset({"seed", "stacked_deck", "salt"})},
+    nulled={name: frozenset({"cards"}) for name in REDACTED_CARDS},
+    counted=REDACTED_CARDS,
+)
 
 
-def ref(name: str) -> JsonSchema:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def nullable(schema: JsonSchema) -> JsonSchema:
-    """``schema`` or null, valid OpenAPI 3.1 (a ``$ref`` cannot carry ``type``)."""
-    if "$ref" in schema:
-        return {"oneOf": [schema, {"type": "null"}]}
-    out = dict(schema)
-    kind = out["type"]
-    out["type"] = [kind, "null"] if isinstance(kind, str) else [*kind, "null"]
-    out.pop("examples", None)
-    return out
-
-
-def python_type_schema(hint: Any, name: str, named: dict[str, JsonSchema]) -> JsonSchema:
-    """The JSON schema of a dataclass field's type (str, int, bool, tuples, X | None)."""
-    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        assert len(args) == 1, hint  # noqa: S101 - only Optional unions in the engine
-        return nullable(python_type_schema(args[0], name, named))
-    if name in named:
-        return dict(named[name])
-    if typing.get_origin(hint) is tuple:
-        (item, _) = typing.get_args(hint)
-        return {"type": "array", "items": python_type_schema(item, "", named)}
-    simple = {str: "string", int: "integer", bool: "boolean"}
-    return {"type": simple[hint]}
-
-
-def _default(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
-
-
-def _description(cls: type) -> str:
-    doc = (cls.__doc__ or "").strip()
-    if doc.startswith(f"{cls.__name__}("):  # the dataclass's generated signature
-        return ""
-    return " ".join(doc.split()).replace("``", "`")  # Markdown, as the schema's text is
-
-
-def _closed_object(cls: type, properties: JsonSchema, required: list[str]) -> JsonSchema:
-    """The object schema of a command or event dataclass ``cls``: ``properties``, no
-    others, and ``cls``'s description."""
-    out: JsonSchema = {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
-    if description := _description(cls):
-        out["description"] = description
-    return out
-
-
-def _union(names: dict[str, str], description: str) -> JsonSchema:
-    """One of the components ``names`` (a ``type`` -> its component's name), told apart by
-    ``type``."""
-    return {
-        "oneOf": [ref(n) for n in names.values()],
-        "discriminator": {
-            "propertyName": "type",
-            "mapping": {t: f"#/components/schemas/{n}" for t, n in names.items()},
-        },
-        "description": description,
-    }
-
-
-# --- commands ------------------------------------------------------------------------------
-
-
-def command_component_name(command_type: str) -> str:
-    return f"{COMMAND_TYPES[command_type].__name__}Command"
-
-
-def command_schema(command_type: str) -> JsonSchema:
-    cls = COMMAND_TYPES[command_type]
-    hints = typing.get_type_hints(cls)
-    properties: dict[str, JsonSchema] = {"type": {"type": "string", "enum": [command_type]}}
-    required = ["type"]
-    for f in fields(cls):
-        schema = python_type_schema(hints[f.name], f.name, COMMAND_FIELD_SCHEMAS)
-        if f.default is not MISSING:
-            schema["default"] = _default(f.default)
-        else:
-            required.append(f.name)
-        properties[f.name] = schema
-    properties["seat"] = {
-        **SEAT,
-        "description": "Optional: the seat you hold (any other is 403 not_your_seat).",
-    }
-    return _closed_object(cls, properties, required)
-
-
-def command_union() -> JsonSchema:
-    return _union(
-        {t: command_component_name(t) for t in CLIENT_COMMANDS},
-        "An engine command for your seat (docs/rules.md#commands), told apart "
-        "by `type`. A `legal` option's `send` is one, ready to send.",
-    )
-
-
-# --- events --------------------------------------------------------------------------------
-
-UNDONE_SCHEMA: JsonSchema = {
-    "type": "object",
-    "description": "An undo (`stream.Undone`): replay skips the events from_seq..to_seq.",
-    "properties": {
-        "type": {"type": "string", "enum": ["Undone"]},
-        "from_seq": {"type": "integer", "minimum": 1},
-        "to_seq": {"type": "integer", "minimum": 1},
-        "seat": SEAT,
-        "command_id": {"type": "string", "format": "uuid"},
-    },
-    "required": ["type", "from_seq", "to_seq", "seat", "command_id"],
-    "additionalProperties": False,
+COMMAND_EXAMPLES: dict[str, JsonSchema] = {
+    "discard a card": {"type": "play", "card": "c07", "discard": True},
+    "play a contract": {"type": "play", "card": "c07", "targets": ["bugs-moran"]},
+    "pass in a window": {"type": "pass", "window": "w1"},
+    "resign": {"type": "resign"},
 }
 
+# What a refusal's ``data`` (the error's `extra`) may carry, by key.
+STRINGS: JsonSchema = {"type": "array", "items": {"type": "string"}}
+REFUSAL_DATA: dict[str, JsonSchema] = {
+    "against": {**STRINGS, "description": "`not_counterable`: the kinds it does not answer."},
+    "answers": {**STRINGS, "description": "`not_counterable`: the kinds it answers."},
+    "card": {"type": "string", "description": "The card at fault (as named)."},
+    "choices": {**MOBSTER_IDS, "description": "The mobsters that may be named."},
+    "counter": {"type": "string", "description": "A standing reaction's counter at fault."},
+    "counters": {"type": "array", "items": CARD_KIND, "description": "What may counter."},
+    "deadline": {"type": "integer", "description": "The window's deadline (ms)."},
+    "decision": {"type": "string", "description": "The pending decision."},
+    "expected": {"type": "integer", "description": "How many targets to name."},
+    "field": {"type": "string", "description": "The field at fault."},
+    "fields": {**STRINGS, "description": "The fields at fault."},
+    "mobster": {"type": ["string", "null"], "description": "The mobster at fault."},
+    "mobsters": {**STRINGS, "description": "The mobsters named."},
+    "now": {"type": "integer", "description": "Server time (ms) of the refusal."},
+    "own": {"type": ["string", "null"], "description": "HIT's `own` at fault."},
+    "player": {"type": ["integer", "null"], "description": "PAY OFF's `player` at fault."},
+    "players": {"type": "integer", "description": "`bad_options`: the seats asked for."},
+    "reason": {"type": "string", "description": "`window_closed`: how it closed."},
+    "countered_by": {**nullable(SEAT), "description": "`window_closed`: who countered."},
+    "seat": {"type": ["integer", "null"], "description": "The seat at fault."},
+    "source": {"type": ["string", "null"], "description": "`draw`'s source at fault."},
+    "turn": {**SEAT, "description": "Whose turn it is."},
+    "types": {**STRINGS, "description": "`bad_command`: the command types."},
+    "window": {"type": "string", "description": "The window named."},
+    "winners": {
+        "type": "array",
+        "items": {"type": "integer"},
+        "description": "`game_over`: the winners.",
+    },
+}
 
-def event_component_name(event_type: str) -> str:
-    return f"{event_type}Event"
+# --- the state -----------------------------------------------------------------------------
 
-
-def event_schema(event_type: str) -> JsonSchema:
-    """One event's ``data`` as any viewer may get it (redacted or revealed)."""
-    cls = EVENT_TYPES[event_type]
-    hints = typing.get_type_hints(cls, vars(engine_events))
-    properties: dict[str, JsonSchema] = {"type": {"type": "string", "enum": [event_type]}}
-    required = ["type"]
-    hidden = HIDDEN_UNTIL_END.get(event_type, frozenset())
-    for f in fields(cls):
-        schema = python_type_schema(hints[f.name], f.name, FIELD_SCHEMAS)
-        if f.name == "cards" and event_type in REDACTED_CARDS:
-            schema = nullable(schema)
-            schema["description"] = "null when hidden from you (see `count`)."
-        properties[f.name] = schema
-        if f.name not in hidden:
-            required.append(f.name)
-    if event_type in REDACTED_CARDS:
-        properties["count"] = {
-            "type": "integer",
-            "minimum": 0,
-            "description": "How many cards, when `cards` is hidden from you.",
-        }
-    for name in hidden:
-        properties[name]["description"] = "Hidden until the game ends."
-    return _closed_object(cls, properties, required)
-
-
-def event_union() -> JsonSchema:
-    names = {**{t: event_component_name(t) for t in EVENT_TYPES}, "Undone": "UndoneEvent"}
-    return _union(
-        names,
-        "The event as you may see it, told apart by `type` "
-        "(docs/rules.md#events); hidden cards are null with a `count`.",
-    )
-
-
-def redaction_is_described(event: Any) -> bool:
-    """Whether ``view.redact_event`` hides no more and no less than the event schema says
-    (for a spectator before the end): used by the tests to keep the two together."""
-    name = type(event).__name__
-    shown = redact_event(event, "spectator")
-    missing = {f.name for f in fields(event)} - set(shown)
-    nulled = {k for k, v in shown.items() if v is None and k == "cards"}
-    return missing == set(HIDDEN_UNTIL_END.get(name, ())) and (
-        bool(nulled) == (name in REDACTED_CARDS)
-    )
-
+CARD: JsonSchema = closed(
+    {
+        "id": {**CARD_ID, "examples": ["c07"]},
+        "kind": CARD_KIND,
+        "name": {"type": "string"},
+        "category": {"type": "string", "enum": ["attack", "rescue", "counter", "ability"]},
+        "text": {"type": "string", "description": "Ability cards only: their text."},
+        "reconstructed": {
+            "type": "boolean",
+            "description": "Ability cards only (true): the text is reconstructed.",
+        },
+    },
+    ["id", "kind", "name", "category"],
+    "A card, as the view shows it.",
+)
+MOBSTER: JsonSchema = closed(
+    {
+        "id": MOBSTER_ID,
+        "name": {"type": "string"},
+        "family": {"type": "string"},
+        "ability": {**ref("Card"), "description": "Advanced rules: the ability card under it."},
+    },
+    ["id", "name", "family"],
+)
+MOBSTERS: JsonSchema = {"type": "array", "items": ref("Mobster")}
+CARDS: JsonSchema = {"type": "array", "items": ref("Card")}
+PLAYER: JsonSchema = closed(
+    {
+        "seat": SEAT,
+        "name": {"type": "string"},
+        "family": closed({"id": {"type": "string"}, "name": {"type": "string"}}, ["id", "name"]),
+        "crew": {**MOBSTERS, "description": "Mobsters in front of the player."},
+        "listed": {**MOBSTERS, "description": "The player's mobsters on the Hit List."},
+        "in_play": {"type": "integer"},
+        "hand_size": {"type": "integer"},
+        "hand": {
+            **CARDS,
+            "description": "Only in your own seat's view, staff's, and everyone's once the "
+            "game ends.",
+        },
+        "out": {"type": "boolean"},
+        "resigned": {"type": "boolean"},
+    },
+    ["seat", "name", "family", "crew", "listed", "in_play", "hand_size", "out", "resigned"],
+)
+WINDOW: JsonSchema = closed(
+    {
+        "id": WINDOW_ID,
+        "seat": {**SEAT, "description": "Whose card is pending (or who decides)."},
+        "card": nullable(ref("Card")),
+        "targets": MOBSTERS,
+        "eligible": SEATS,
+        "passed": SEATS,
+        "waiting_on": SEATS,
+        "counters": {
+            "type": "array",
+            "items": CARD_KIND,
+            "description": "The kinds of card that may counter it.",
+        },
+        "deadline": {"type": "integer", "description": "Server time in ms since the epoch."},
+        "decision": {
+            "type": "string",
+            "enum": ["draw", "unforgiving", "short_tempered"],
+            "description": "Advanced rules: a pending decision of `seat` (not a reaction window).",
+        },
+        "count": {"type": "integer", "description": "A `draw` decision: cards still to draw."},
+    },
+    ["id", "seat", "card", "targets", "eligible", "passed", "waiting_on", "counters", "deadline"],
+)
+STATE: JsonSchema = closed(
+    {
+        "rules_version": {"type": "integer"},
+        "players": {"type": "array", "items": ref("Player")},
+        "turn": {"type": "integer"},
+        "turn_seat": SEAT,
+        "awaiting": SEATS,
+        "hit_list": {**MOBSTERS, "description": "Position 0 is against the wall."},
+        "graveyard": MOBSTERS,
+        "deck_size": {"type": "integer", "minimum": 0},
+        "discard": CARDS,
+        "mob_war": closed(
+            {"on": {"type": "boolean"}, "rate": {"type": "integer", "minimum": 0}},
+            ["on", "rate"],
+        ),
+        "window": nullable(ref("Window")),
+        "reaction_seconds": {"type": "integer"},
+        "advanced": {"type": "boolean"},
+        "abilities": {
+            "type": "array",
+            "items": closed(
+                {"mobster": ref("Mobster"), "seat": SEAT, "card": ref("Card")},
+                ["mobster", "seat", "card"],
+            ),
+            "description": "Advanced tables: which mobster holds which ability.",
+        },
+        "seed_hash": {"type": "string"},
+        "over": {"type": "boolean"},
+        "winners": SEATS,
+        "deck": {**CARDS, "description": "Staff, or after the end."},
+        "legal": {
+            "type": "array",
+            "items": ref("Option"),
+            "description": "What your seat may do now (seats only); each option's `send` "
+            "is a command to POST.",
+        },
+    },
+    [
+        "rules_version",
+        "players",
+        "turn",
+        "turn_seat",
+        "awaiting",
+        "hit_list",
+        "graveyard",
+        "deck_size",
+        "discard",
+        "mob_war",
+        "window",
+        "reaction_seconds",
+        "advanced",
+        "seed_hash",
+        "over",
+        "winners",
+    ],
+    "The game as you may see it (docs/rules.md).",
+)
 
 # --- legal options -------------------------------------------------------------------------
-
-_MOBSTERS: JsonSchema = {"type": "array", "items": MOBSTER_ID}
 
 CHOICES: JsonSchema = {
     "type": "object",
@@ -272,11 +273,11 @@ CHOICES: JsonSchema = {
                 "count": {"type": "integer", "minimum": 1},
                 "max": {"type": "integer", "minimum": 1},
                 "same_player": {"type": "boolean"},
-                "mobsters": _MOBSTERS,
+                "mobsters": MOBSTER_IDS,
                 "one_player": {
                     "type": "object",
                     "description": "Seat -> the mobsters in front of that player.",
-                    "additionalProperties": _MOBSTERS,
+                    "additionalProperties": MOBSTER_IDS,
                 },
                 "per_player": {
                     "type": "object",
@@ -285,18 +286,18 @@ CHOICES: JsonSchema = {
                         "type": "object",
                         "properties": {
                             "count": {"type": "integer", "minimum": 1},
-                            "mobsters": _MOBSTERS,
+                            "mobsters": MOBSTER_IDS,
                         },
                         "required": ["count", "mobsters"],
                         "additionalProperties": False,
                     },
                 },
                 "ordered": {"type": "boolean"},
-                "leaving": _MOBSTERS,
-                "returning": _MOBSTERS,
-                "listed": _MOBSTERS,
-                "replacements": _MOBSTERS,
-                "permutation_of": _MOBSTERS,
+                "leaving": MOBSTER_IDS,
+                "returning": MOBSTER_IDS,
+                "listed": MOBSTER_IDS,
+                "replacements": MOBSTER_IDS,
+                "permutation_of": MOBSTER_IDS,
             },
             "additionalProperties": False,
         },
@@ -304,7 +305,7 @@ CHOICES: JsonSchema = {
             "type": "object",
             "description": "HIT: the `own` mobster to put on the Hit List.",
             "properties": {
-                "mobsters": _MOBSTERS,
+                "mobsters": MOBSTER_IDS,
                 "after_removing_target": {"type": "boolean"},
             },
             "required": ["mobsters"],
@@ -312,7 +313,7 @@ CHOICES: JsonSchema = {
         },
         "player": {"type": "array", "items": SEAT, "description": "PAY OFF: the `player`."},
         "mobster": {
-            **_MOBSTERS,
+            **MOBSTER_IDS,
             "description": "MOB POWER's or UNFORGIVING's `mobster`.",
         },
         "none_allowed": {"type": "boolean", "description": "`mobster` may be null."},
@@ -366,12 +367,27 @@ OPTION: JsonSchema = {
 
 
 def components() -> dict[str, JsonSchema]:
-    """Every component this module defines, by name."""
-    out: dict[str, JsonSchema] = {"CardKind": CARD_KIND_ENUM, "Command": command_union()}
-    out.update({command_component_name(t): command_schema(t) for t in CLIENT_COMMANDS})
-    out["EventData"] = event_union()
-    out.update({event_component_name(t): event_schema(t) for t in EVENT_TYPES})
-    out["UndoneEvent"] = UNDONE_SCHEMA
-    out["Choices"] = CHOICES
-    out["Option"] = OPTION
+    """Every component of Family Business's contract, by local name."""
+    out: dict[str, JsonSchema] = {"CardKind": CARD_KIND_ENUM}
+    out.update(
+        command_components(
+            {t: COMMAND_TYPES[t] for t in CLIENT_COMMANDS},
+            COMMAND_FIELD_SCHEMAS,
+            "An engine command for your seat (docs/rules.md#commands), told apart by "
+            "`type`. A `legal` option's `send` is one, ready to send.",
+        )
+    )
+    out.update(
+        event_components(
+            EVENT_TYPES,
+            FIELD_SCHEMAS,
+            REDACTION,
+            "The event as you may see it, told apart by `type` (docs/rules.md#events); "
+            "hidden cards are null with a `count`.",
+        )
+    )
+    out.update(
+        State=STATE, Player=PLAYER, Card=CARD, Mobster=MOBSTER, Window=WINDOW,
+        Choices=CHOICES, Option=OPTION,
+    )  # fmt: skip
     return out
