@@ -56,7 +56,7 @@ def test_abilities_and_decisions_in_the_browser(new_page):
     )
     alice.reload()
     row = alice.locator(f'#open-tables tr[data-table="{table.id}"]')
-    expect(row).to_contain_text("advanced")
+    expect(row).to_contain_text("Advanced rules")  # its non-default options, as badges
     row.get_by_role("button", name="Join").click()
     expect(alice.locator("#table-info")).to_contain_text("advanced rules")
     alice.get_by_role("button", name="Add a bot").click()
