@@ -16,7 +16,7 @@ EMBED  := $(PY) -m fbservice.embedded exec --
 RUN_HOST ?= 127.0.0.1
 PORT   ?= 8000
 # strict mypy: the games (engines and service), the event store and the API
-MYPY_PATHS = games events api webhooks fbservice/embedded.py fbservice/management fbservice/devserver.py \
+MYPY_PATHS = games events api webhooks ratings tournaments fbservice/embedded.py fbservice/management fbservice/devserver.py \
              fbservice/server.py fbservice/http_limits.py fbservice/asgi.py
 
 .PHONY: install run test lint bench migrate staff stop status clean

@@ -29,6 +29,8 @@ from fbservice.http_limits import REFUSALS
 from games.core import RuleViolation
 from games.errors import SERVICE, Code, ServiceError
 from games.registry import GAMES
+from ratings.errors import RATINGS
+from tournaments.errors import TOURNAMENTS
 from webhooks.errors import WEBHOOKS
 
 logger = logging.getLogger(__name__)
@@ -94,7 +96,7 @@ def _game_codes() -> dict[str, Code]:
 
 
 # The one registry: every code the API can answer with, its status and its message.
-ERRORS: dict[str, Code] = {**_game_codes(), **SERVICE, **API, **WEBHOOKS}
+ERRORS: dict[str, Code] = {**_game_codes(), **SERVICE, **API, **WEBHOOKS, **RATINGS, **TOURNAMENTS}
 
 API_CODES: dict[str, str] = {code: c.message for code, c in API.items()}
 RULE_CODES: dict[str, str] = {code: c.message for code, c in _game_codes().items()}
@@ -251,6 +253,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 def assert_codes_have_statuses() -> None:
     """The API's and the service's codes each have an explicit status (checked by the
     tests); an engine code without one is a rule violation, 422."""
-    missing = sorted((set(API) | set(SERVICE) | set(WEBHOOKS)) - set(STATUS))
+    missing = sorted((set(API) | set(SERVICE) | set(WEBHOOKS) | set(TOURNAMENTS)) - set(STATUS))
     if missing:
         raise AssertionError(f"codes without an HTTP status: {missing}")

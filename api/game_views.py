@@ -6,8 +6,9 @@ returns: the engine's projection for that viewer."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, cast
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.renderers import JSONRenderer
@@ -22,14 +23,26 @@ from api.serializers import (
     CommandRequestSerializer,
     FeedQuerySerializer,
     ReplayQuerySerializer,
+    SandboxRequestSerializer,
     StreamQuerySerializer,
+    StrictBooleanField,
+    StrictSerializer,
 )
 from api.throttles import CommandRateThrottle
-from games import reads
+from games import lobby, reads
 from games.core import RuleViolation
 from games.errors import ServiceError
+from games.models import TakebackRequest
 from games.reads import Access, access_for, parse_game_id
-from games.service import CommandOutcome, clock_ms, game_command_execute, game_undo
+from games.service import (
+    CommandOutcome,
+    clock_ms,
+    game_claim,
+    game_command_execute,
+    takeback_answer,
+    takeback_json,
+    undo_or_request,
+)
 
 GAME_ID = schema.game_id_parameter()
 
@@ -97,10 +110,11 @@ class CommandView(ApiView):
         "one, ready to send). The seat is the one you hold (never taken from the body). "
         "Needs an `Idempotency-Key`. Refusals append nothing: 422 with the engine's code, "
         "409 `stale_version` (`extra.current_version`), 409 `window_closed` "
-        "(`extra.winning_seq` when a counter won), 409 `game_over`. At a table of two or "
-        "more people a `pass` is sealed: 201 with no `events`, the same `version`, and "
-        "`window_pass` saying you passed; nobody else sees it and the window runs to its "
-        'deadline or a counter (docs/rules.md, "Passes are sealed").',
+        "(`extra.winning_seq` when a counter won), 409 `game_over`. A `pass` you send is a "
+        "pass by hand: a public `WindowPassed` event that counts toward closing the window "
+        "early; only automatic passes (standing reactions) and bots' passes at a table of "
+        'two or more people are sealed (docs/rules.md, "Hand passes are public, automatic '
+        'passes are sealed").',
         parameters=[GAME_ID, schema.IDEMPOTENCY_KEY, schema.REQUEST_ID],
         request=CommandRequestSerializer,
         responses={201: schema.CommandResultSerializer},
@@ -159,6 +173,30 @@ class ResignView(ApiView):
         return _command_result(access, outcome)
 
 
+class ClaimView(ApiView):
+    body_limit_setting = "FB_MAX_COMMAND_BYTES"
+    takes_body = False
+    throttle_classes = (CommandRateThrottle,)
+
+    @extend_schema(
+        tags=["games"],
+        summary="Claim the win from an absent opponent (two-person tables)",
+        description="No body. At a two-person table with a turn clock, once the other "
+        "seat has timed out `abandon_after` times in a row (`absent` in the game "
+        "document), its resign is played for it as an abandonment (`origin: abandon`) and "
+        "the game ends with the result `abandonment`. `409 no_claim` otherwise "
+        '(docs/rules.md, "Absent players").',
+        parameters=[GAME_ID, schema.REQUEST_ID],
+        request=None,
+        responses={201: schema.CommandResultSerializer},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        access = _access(request, game_id, started=False)
+        seat = access.require_seat()
+        outcome = game_claim(access.table, seat, now=clock_ms())
+        return _command_result(access, outcome)
+
+
 class UndoView(ApiView):
     body_limit_setting = "FB_MAX_COMMAND_BYTES"
     takes_body = False
@@ -166,25 +204,74 @@ class UndoView(ApiView):
 
     @extend_schema(
         tags=["games"],
-        summary="Take back your last command (casual tables, if nobody acted since)",
+        summary="Take back your last command (casual tables, until the next seat acts)",
         description="No body. `undo_available` in the game document says whether it "
-        "would be accepted now. The answer's events are one `stream.Undone` marker.",
+        "would be accepted now. When the command passed the turn to a person or showed a "
+        "person cards (the next seat's draw), those people are asked first: the answer is "
+        "202 with an open takeback request (`takeback`), which they accept or decline "
+        "(POST .../takeback/{id}); it expires after `FB_TAKEBACK_SECONDS`. Otherwise the "
+        "undo is appended at once (201): a `stream.Undone` marker, followed, after an "
+        "undo across a draw, by the game's reshuffle from a fresh committed seed "
+        "(docs/rules.md, Undo).",
         parameters=[GAME_ID, schema.IDEMPOTENCY_KEY, schema.REQUEST_ID],
         request=None,
-        responses={201: schema.CommandResultSerializer},
+        responses={201: schema.CommandResultSerializer, 202: schema.TakebackAskedSerializer},
     )
     def post(self, request: Request, game_id: str) -> Response:
         access = _access(request, game_id)
         seat = access.require_seat()
         key = idempotency_key(request)
-        outcome = game_undo(
+        outcome = undo_or_request(
             game_id=access.table.id,
             seat=seat,
             actor=_actor(request),
             command_id=key,
             metadata=request_metadata(request),
         )
+        if isinstance(outcome, TakebackRequest):
+            return Response({"takeback": takeback_json(outcome)}, status=status.HTTP_202_ACCEPTED)
         return _command_result(access, outcome)
+
+
+class TakebackAnswerSerializer(StrictSerializer):
+    accept = StrictBooleanField(help_text="true: take it back; false: decline.")
+
+
+class TakebackView(ApiView):
+    body_limit_setting = "FB_MAX_COMMAND_BYTES"
+    throttle_classes = (CommandRateThrottle,)
+
+    @extend_schema(
+        tags=["games"],
+        summary="Answer a takeback request (the seats it asks)",
+        description="Declined: the request is over and nothing changes. Accepted by every "
+        "seat it asks: the undo is appended as the asking seat's (`undone`). Refused when "
+        "the request is over (409 `takeback_closed`: answered, expired, or something was "
+        "played since) or does not ask your seat (403 `not_a_responder`).",
+        parameters=[
+            GAME_ID,
+            OpenApiParameter("request_id", str, OpenApiParameter.PATH),
+            schema.REQUEST_ID,
+        ],
+        request=TakebackAnswerSerializer,
+        responses={200: schema.TakebackAnsweredSerializer},
+    )
+    def post(self, request: Request, game_id: str, request_id: str) -> Response:
+        access = _access(request, game_id)
+        seat = access.require_seat()
+        body = TakebackAnswerSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            wanted = uuid.UUID(request_id)
+        except ValueError:
+            raise ServiceError("takeback_not_found") from None
+        asked, outcome = takeback_answer(
+            game_id=access.table.id,
+            request_id=wanted,
+            seat=seat,
+            accept=bool(body.validated_data["accept"]),
+        )
+        return Response({"takeback": takeback_json(asked), "undone": outcome is not None})
 
 
 # --- the feed: documented here, served by async code (api.feed.views) --------------------
@@ -285,3 +372,31 @@ class ExportView(ApiView):
         response = Response(reads.export_document(access))
         response["Content-Disposition"] = f'inline; filename="game-{access.table.id}.json"'
         return response
+
+
+class SandboxView(ApiView):
+    @extend_schema(
+        tags=["history"],
+        summary="Open a sandbox table at a point of this game (directors)",
+        description="Staff who do not play in the game: a new open sandbox table of the same "
+        "game and seats whose start position is this game's state after event `at` (the "
+        "last event of a command), under the record's rules and content version, every "
+        "hidden card as the record holds it. Seat players or bots and start it to replay "
+        "a disputed moment. Refused while a sealed choice waits for its reveal (403 "
+        "`sealed_choice_pending`, as the audit and export), and at a point the game cannot "
+        "go on from (400 `bad_position`, `field` `at`: mid-command, or after the end).",
+        parameters=[GAME_ID],
+        request=SandboxRequestSerializer,
+        responses={201: schema.TableSerializer},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        body = SandboxRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        table = lobby.sandbox_at(
+            game_id=parse_game_id(game_id),
+            at=body.validated_data["at"],
+            user=cast(User, request.user),  # signed in: every route here needs it
+        )
+        return Response(
+            reads.table_detail_document(table.id, request.user), status=status.HTTP_201_CREATED
+        )

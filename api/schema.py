@@ -193,6 +193,9 @@ class TableSerializer(Serializer):
     spectator_delay = serializers.IntegerField()
     turn_seconds = serializers.IntegerField()
     turn_action = serializers.ChoiceField(choices=["discard", "minimal", "bot"])
+    abandon_after = serializers.IntegerField(
+        help_text="The abandonment rule: consecutive timeouts that put a seat out (0: never)."
+    )
     created_by = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
@@ -206,8 +209,9 @@ class TableSerializer(Serializer):
     result = serializers.DictField(
         allow_null=True,
         help_text="Null before the end; then how the result was decided: `decided_by` "
-        "`play` (the game's own end) or `ruling` (with the `ruling` id and its `kind`, "
-        "`award` or `void`; see /games/{id}/rulings).",
+        "`play` (the game's own end), `abandonment` (the last command was an absent "
+        "seat's resign under the abandonment rule; `abandoned` names the seat) or `ruling` "
+        "(with the `ruling` id and its `kind`, `award` or `void`; see /games/{id}/rulings).",
     )
 
     class Meta:
@@ -216,6 +220,78 @@ class TableSerializer(Serializer):
 
 class TableListSerializer(Serializer):
     tables = TableSerializer(many=True)
+
+
+class PlayerRatingSerializer(Serializer):
+    game = serializers.CharField()
+    title = serializers.CharField()
+    mu = serializers.FloatField(help_text="The skill estimate (openskill Weng-Lin; 25 to begin).")
+    sigma = serializers.FloatField(help_text="Its uncertainty (25/3 to begin; falls with games).")
+    display = serializers.IntegerField(
+        help_text="The rating people read: 1000 + 40 (mu - 3 sigma), 1000 to begin."
+    )
+    games = serializers.IntegerField(help_text="Rated games of this game so far.")
+    updated_at = serializers.DateTimeField(help_text="When the last rated game ended.")
+
+
+class RatingChangeSerializer(Serializer):
+    game = serializers.CharField()
+    table = serializers.UUIDField(help_text="The rated game (its table's id).")
+    ended_at = serializers.DateTimeField()
+    place = serializers.IntegerField(help_text="1 = first; tied seats share a place.")
+    seats = serializers.IntegerField()
+    mu_before = serializers.FloatField()
+    sigma_before = serializers.FloatField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    display_before = serializers.IntegerField()
+    display = serializers.IntegerField()
+
+
+class RecentSeatSerializer(Serializer):
+    position = serializers.IntegerField()
+    name = serializers.CharField()
+    bot = serializers.CharField(allow_null=True)
+    username = serializers.CharField(allow_null=True, help_text="A person's profile name.")
+
+
+class RecentGameSerializer(Serializer):
+    id = serializers.UUIDField(help_text="The game's id: GET /games/{id}, its replay, ...")
+    game = serializers.CharField()
+    title = serializers.CharField()
+    mode = serializers.ChoiceField(choices=["casual", "ranked"])
+    status = serializers.ChoiceField(choices=["started", "finished"])
+    started_at = serializers.DateTimeField(allow_null=True)
+    seat = serializers.IntegerField(help_text="The player's seat.")
+    seats = RecentSeatSerializer(many=True)
+    winners = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="As a table shows them: null before the end; a ruling's once it decided.",
+    )
+    decided_by = serializers.ChoiceField(choices=["play", "ruling"], allow_null=True)
+    result = serializers.ChoiceField(
+        choices=["won", "shared", "lost", "void"],
+        allow_null=True,
+        help_text="The player's result in a word (null: not over).",
+    )
+
+
+class PlayerSerializer(Serializer):
+    username = serializers.CharField()
+    joined_at = serializers.DateTimeField()
+    ratings = PlayerRatingSerializer(
+        many=True, help_text="One per game rated in, the highest display rating first."
+    )
+    history = RatingChangeSerializer(
+        many=True, help_text="The latest rating changes (50), newest first, every game."
+    )
+    recent_games = RecentGameSerializer(
+        many=True, help_text="The latest games sat at (20), newest first; sandboxes left out."
+    )
+
+    class Meta:
+        ref_name = "Player"
 
 
 class WindowPassSerializer(Serializer):
@@ -237,11 +313,62 @@ class WindowPassSerializer(Serializer):
 
 
 SEALED_ANSWER_HELP = (
-    "Your sealed pass on the open reaction window, if you passed on it. At a table of two "
-    "or more people every pass is sealed: only you (and staff) see it, and the window runs "
-    'to its first counter or its deadline for everyone (docs/rules.md, "Passes are '
-    'sealed"). Null otherwise, and always at a table of one person and bots, where a pass '
-    "is an ordinary event."
+    "Your sealed pass on the open reaction window, if your standing reactions passed on it. "
+    "At a table of two or more people an automatic pass is sealed: only you (and staff) see "
+    "it, and the window runs to its first counter or its deadline for everyone unless you "
+    'pass by hand (docs/rules.md, "Hand passes are public, automatic passes are sealed"). '
+    "A pass by hand is a public event, not this. Null otherwise, and always at a table of "
+    "one person and bots, where every pass is an ordinary event."
+)
+
+
+class PlayedUnderSerializer(Serializer):
+    rules_version = serializers.IntegerField(
+        help_text="The rules version the game is played under: the one its first event "
+        "recorded (a running game keeps it to its end; new tables get the newest)."
+    )
+    content_version = serializers.CharField(
+        allow_null=True,
+        help_text="The content (stand-in data) version it is played with; null for a game "
+        "with none.",
+    )
+
+    class Meta:
+        ref_name = "PlayedUnder"
+
+
+PLAYED_UNDER_HELP = 'The versions the game is played under (docs/event-store.md, "Versions").'
+
+
+class TakebackSerializer(Serializer):
+    id = serializers.UUIDField()
+    seat = serializers.IntegerField(help_text="The seat asking to take back its last command.")
+    responders = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats asked: every one must accept."
+    )
+    accepted = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Those that have accepted."
+    )
+    state = serializers.ChoiceField(
+        choices=["open", "accepted", "declined", "expired", "void"],
+        help_text="`void`: something was played before it was answered.",
+    )
+    deadline_ms = serializers.IntegerField(help_text="When it expires (server time, ms).")
+    version = serializers.IntegerField(help_text="The game's version when it was asked.")
+
+
+class TakebackAskedSerializer(Serializer):
+    takeback = TakebackSerializer()
+
+
+class TakebackAnsweredSerializer(Serializer):
+    takeback = TakebackSerializer()
+    undone = serializers.BooleanField(help_text="This answer took the command back.")
+
+
+TAKEBACK_HELP = (
+    "The table's open takeback request (a seat asks the seats it names to let it take back "
+    "its last command), or null."
 )
 
 
@@ -262,8 +389,19 @@ class GameDocumentSerializer(Serializer):
         help_text="Tables with turn_seconds: when the running human turn times out "
         "(server time, ms); null otherwise.",
     )
+    takeback = TakebackSerializer(allow_null=True, help_text=TAKEBACK_HELP)
     window_pass = WindowPassSerializer(allow_null=True, help_text=SEALED_ANSWER_HELP)
+    absent = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Seats absent under the table's abandonment rule (that many consecutive "
+        "timeouts): public, as timeouts are. Empty when the rule does not apply.",
+    )
+    claim_available = serializers.BooleanField(
+        help_text="Your seat may claim the win now (POST /games/{id}/claim): a two-person "
+        "table whose other person is absent."
+    )
     table = TableSerializer()
+    played_under = PlayedUnderSerializer(help_text=PLAYED_UNDER_HELP)
     state = game_state()
 
     class Meta:
@@ -325,6 +463,7 @@ class CommandResultSerializer(Serializer):
         help_text="Tables with turn_seconds: when the running human turn times out "
         "(server time, ms); null otherwise.",
     )
+    takeback = TakebackSerializer(allow_null=True, help_text=TAKEBACK_HELP)
     window_pass = WindowPassSerializer(allow_null=True, help_text=SEALED_ANSWER_HELP)
     table = TableSerializer()
 
@@ -340,6 +479,13 @@ class ReplaySerializer(Serializer):
         help_text="The audit hash of event `at` (once the game is over, or for staff).",
     )
     prev_hash = serializers.CharField(allow_null=True)
+    played_under = PlayedUnderSerializer(help_text=PLAYED_UNDER_HELP)
+    decided = serializers.DictField(
+        allow_null=True,
+        help_text="At the last event of a game a ruling decided: the ruling (`decided_by`, "
+        "`ruling`, `kind`, `winners`); the state then reads as over with its winners, no "
+        "turn and no window. Null otherwise.",
+    )
     state = game_state()
 
 
@@ -499,6 +645,13 @@ ExportSerializer = inline_serializer(
         "table": RecordTableSerializer,
         "seats": SeatSerializer(many=True),
         "seed": serializers.CharField(allow_null=True),
+        "reseeds": serializers.ListField(
+            child=serializers.CharField(),
+            allow_null=True,
+            help_text="The fresh seeds of the undos that reshuffled the deck, in order: each "
+            "hashes to its undo marker's `reshuffle_seed_hash` (secret like `seed`: null "
+            "until the end). Older records lack it (no such undo).",
+        ),
         "events": RecordEventSerializer(many=True),
         "commands": RecordCommandSerializer(many=True),
         "annotations": AnnotationSerializer(many=True),
@@ -678,6 +831,17 @@ WEBHOOK_LINKS = {
     )
 }
 
+TOURNAMENT = ("tournament_not_found",)
+TOURNAMENT_LINKS = {
+    name: (op, "$response.body#/id")
+    for name, op in (
+        ("Retrieve", "tournaments_retrieve"),
+        ("Register", "tournaments_register"),
+        ("StartRound", "tournaments_round_start"),
+        ("Export", "tournaments_export_retrieve"),
+    )
+}
+
 OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/api/v1/auth/register"): Operation(
         "auth_register",
@@ -700,7 +864,9 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("get", "/api/v1/auth/me"): Operation("auth_me", SIGNED_IN),
     ("get", "/api/v1/tables"): Operation("tables_list", SIGNED_IN + ("invalid",)),
     ("post", "/api/v1/tables"): Operation(
-        "tables_create", SIGNED_IN + UNSAFE + ("bad_options", "forbidden"), TABLE_LINKS
+        "tables_create",
+        SIGNED_IN + UNSAFE + ("bad_options", "bad_position", "forbidden"),
+        TABLE_LINKS,
     ),
     ("get", "/api/v1/tables/{table_id}"): Operation("tables_retrieve", SIGNED_IN + GAME),
     ("post", "/api/v1/tables/{table_id}/join"): Operation(
@@ -733,6 +899,9 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/api/v1/games/{game_id}/resign"): Operation(
         "games_resign", SIGNED_IN + UNSAFE + STARTED + COMMAND + ("not_in_game", "no_resign")
     ),
+    ("post", "/api/v1/games/{game_id}/claim"): Operation(
+        "games_claim", SIGNED_IN + UNSAFE + STARTED + COMMAND + ("not_in_game", "no_claim")
+    ),
     ("post", "/api/v1/games/{game_id}/undo"): Operation(
         "games_undo",
         SIGNED_IN
@@ -740,7 +909,15 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         + STARTED
         + COMMAND
         + ("undo_not_allowed", "nothing_to_undo", "undo_reveals_cards", "other_seat_acted")
-        + ("undo_after_reveal",),
+        + ("undo_after_reveal", "takeback_pending", "takeback_needed"),
+    ),
+    ("post", "/api/v1/games/{game_id}/takeback/{request_id}"): Operation(
+        "games_takeback_create",
+        SIGNED_IN
+        + UNSAFE
+        + STARTED
+        + ("not_in_game", "takeback_not_found", "not_a_responder", "takeback_closed")
+        + ("nothing_to_undo", "other_seat_acted", "game_over", "undo_not_allowed"),
     ),
     ("get", "/api/v1/games/{game_id}/standing"): Operation(
         "games_standing_retrieve", SIGNED_IN + STANDING
@@ -769,6 +946,17 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("get", "/api/v1/games/{game_id}/export"): Operation(
         "games_export_retrieve", SIGNED_IN + GAME + ("forbidden", "sealed_choice_pending")
+    ),
+    ("post", "/api/v1/games/{game_id}/sandbox"): Operation(
+        "games_sandbox_create",
+        SIGNED_IN
+        + UNSAFE
+        + STARTED
+        + ("invalid", "forbidden", "sealed_choice_pending", "bad_position", "bad_options"),
+        TABLE_LINKS,
+    ),
+    ("get", "/api/v1/players/{username}"): Operation(
+        "players_retrieve", SIGNED_IN + ("player_not_found",)
     ),
     ("get", "/api/v1/webhooks"): Operation("webhooks_list", SIGNED_IN),
     ("post", "/api/v1/webhooks"): Operation(
@@ -822,6 +1010,53 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
             "bad_winners",
             "busy",  # its place in the rulings chain lost to other rulings, again and again
         ),
+    ),
+    ("get", "/api/v1/tournaments"): Operation("tournaments_list", SIGNED_IN),
+    ("post", "/api/v1/tournaments"): Operation(
+        "tournaments_create",
+        SIGNED_IN + UNSAFE + ("not_director", "bad_tournament"),
+        TOURNAMENT_LINKS,
+    ),
+    ("get", "/api/v1/tournaments/{tournament_id}"): Operation(
+        "tournaments_retrieve", SIGNED_IN + TOURNAMENT
+    ),
+    ("post", "/api/v1/tournaments/{tournament_id}/entries"): Operation(
+        "tournaments_register",
+        SIGNED_IN
+        + UNSAFE
+        + TOURNAMENT
+        + ("not_director", "bad_tournament", "already_registered", "registration_closed"),
+    ),
+    ("post", "/api/v1/tournaments/{tournament_id}/withdraw"): Operation(
+        "tournaments_withdraw",
+        SIGNED_IN + UNSAFE + TOURNAMENT + ("not_director", "not_registered", "registration_closed"),
+    ),
+    ("post", "/api/v1/tournaments/{tournament_id}/rounds"): Operation(
+        "tournaments_round_start",
+        SIGNED_IN
+        + UNSAFE
+        + TOURNAMENT
+        + ("not_director", "round_running", "no_rounds_left", "too_few_entrants"),
+    ),
+    ("get", "/api/v1/tournaments/{tournament_id}/pairings"): Operation(
+        "tournaments_pairings_retrieve", SIGNED_IN + TOURNAMENT
+    ),
+    ("post", "/api/v1/tournaments/{tournament_id}/flags"): Operation(
+        "tournaments_flag",
+        SIGNED_IN
+        + UNSAFE
+        + TOURNAMENT
+        + ("table_not_in_tournament", "flag_not_allowed", "already_flagged"),
+    ),
+    ("post", "/api/v1/tournaments/{tournament_id}/flags/{flag}/close"): Operation(
+        "tournaments_flag_close",
+        SIGNED_IN + UNSAFE + TOURNAMENT + ("not_director", "flag_not_found", "flag_closed"),
+    ),
+    ("get", "/api/v1/tournaments/{tournament_id}/queue"): Operation(
+        "tournaments_queue_retrieve", SIGNED_IN + TOURNAMENT + ("not_director",)
+    ),
+    ("get", "/api/v1/tournaments/{tournament_id}/export"): Operation(
+        "tournaments_export_retrieve", SIGNED_IN + TOURNAMENT
     ),
     # /healthz answers for the database itself (503 "degraded"), and has no rate limit.
     ("get", "/healthz"): Operation(
@@ -953,4 +1188,6 @@ def schema_game(request: Any) -> str | None:
 def _id_of(operation_id: str) -> str:
     if operation_id.startswith("webhooks_"):
         return "webhook_id"
+    if operation_id.startswith("tournaments_"):
+        return "tournament_id"
     return "table_id" if operation_id.startswith("tables_") else "game_id"

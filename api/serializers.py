@@ -155,6 +155,15 @@ class TableCreateSerializer(StrictSerializer):
         "timeout policies (its minimal move, the first and default, or `bot`: the bot's "
         "choice).",
     )
+    abandon_after = StrictIntegerField(
+        min_value=0,
+        max_value=20,
+        required=False,
+        help_text="With a turn clock: after this many consecutive timeouts a seat is out as "
+        "if it resigned (at a two-person table the other may claim the win); 0: never. "
+        "Default 3 in a game with a resign command, 0 in one without (docs/rules.md, "
+        '"Absent players").',
+    )
     seed = StrictCharField(max_length=128, required=False, help_text="Sandbox tables only (staff).")
     join = StrictBooleanField(default=True, help_text="Take a seat at the new table.")
     position = StrictIntegerField(
@@ -178,6 +187,8 @@ def _game_checks_options(attrs: dict[str, Any]) -> None:
         get_game(attrs["game"]).validate_options(given, attrs["seats"], sandbox=sandbox)
     except RuleViolation as exc:
         field = str(exc.data.get("field", "options"))
+        if exc.code == "bad_position":
+            return  # the lobby's bad_position names the field in the position document
         if field == "seed" or not sandbox and field == "stacked_deck":
             return  # a sandbox-only option: the lobby's bad_options says so, as before
         raise serializers.ValidationError({field: [exc.message]}) from None
@@ -310,6 +321,13 @@ class StreamQuerySerializer(QuerySerializer):
 class ReplayQuerySerializer(QuerySerializer):
     at = serializers.IntegerField(
         min_value=1, required=False, help_text="Sequence number; default the latest."
+    )
+
+
+class SandboxRequestSerializer(StrictSerializer):
+    at = StrictIntegerField(
+        min_value=1,
+        help_text="The event after which the sandbox starts: the last event of a command.",
     )
 
 

@@ -22,6 +22,7 @@ from api.serializers import (
 )
 from games import lobby, reads
 from games.models import Table
+from games.positions import POSITION
 from games.reads import Access, access_for, parse_game_id
 
 TABLE_ID = schema.table_id_parameter()
@@ -82,7 +83,15 @@ class TableListView(ApiView):
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
         if data["mode"] == Table.Mode.SANDBOX and not request.user.is_staff:
-            raise ApiError("forbidden", "Sandbox tables are for staff only.")
+            # anyone may practise a position (unranked, their own cards: nothing hidden from
+            # them is theirs to learn); a given seed or stacked deck stays staff only
+            options = data.get("options") or {}
+            if "seed" in data or set(options) != {POSITION}:
+                raise ApiError(
+                    "forbidden",
+                    "Sandbox tables are for staff only, but for one started from a position "
+                    "(options: {position} and nothing else).",
+                )
         join = data.pop("join")
         position = data.pop("position", None)
         with transaction.atomic():

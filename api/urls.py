@@ -6,9 +6,12 @@ from api import (
     auth_views,
     game_views,
     mark_views,
+    metrics_views,
+    player_views,
     review_views,
     standing_views,
     table_views,
+    tournament_views,
     views,
     webhook_views,
 )
@@ -28,7 +31,13 @@ v1 = [
     path("games/<str:game_id>", game_views.GameView.as_view(), name="game"),
     path("games/<str:game_id>/commands", game_views.CommandView.as_view(), name="game-commands"),
     path("games/<str:game_id>/resign", game_views.ResignView.as_view(), name="game-resign"),
+    path("games/<str:game_id>/claim", game_views.ClaimView.as_view(), name="game-claim"),
     path("games/<str:game_id>/undo", game_views.UndoView.as_view(), name="game-undo"),
+    path(
+        "games/<str:game_id>/takeback/<str:request_id>",
+        game_views.TakebackView.as_view(),
+        name="game-takeback",
+    ),
     path(
         "games/<str:game_id>/standing",
         standing_views.StandingView.as_view(),
@@ -49,6 +58,54 @@ v1 = [
     path("games/<str:game_id>/marks", mark_views.MarksView.as_view(), name="game-marks"),
     path("games/<str:game_id>/audit", game_views.AuditView.as_view(), name="game-audit"),
     path("games/<str:game_id>/export", game_views.ExportView.as_view(), name="game-export"),
+    path("games/<str:game_id>/sandbox", game_views.SandboxView.as_view(), name="game-sandbox"),
+    path("tournaments", tournament_views.TournamentListView.as_view(), name="tournaments"),
+    path(
+        "tournaments/<str:tournament_id>",
+        tournament_views.TournamentView.as_view(),
+        name="tournament",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/entries",
+        tournament_views.RegisterView.as_view(),
+        name="tournament-entries",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/withdraw",
+        tournament_views.WithdrawView.as_view(),
+        name="tournament-withdraw",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/rounds",
+        tournament_views.RoundStartView.as_view(),
+        name="tournament-rounds",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/pairings",
+        tournament_views.PairingsView.as_view(),
+        name="tournament-pairings",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/flags",
+        tournament_views.FlagsView.as_view(),
+        name="tournament-flags",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/flags/<int:flag>/close",
+        tournament_views.FlagCloseView.as_view(),
+        name="tournament-flag-close",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/queue",
+        tournament_views.QueueView.as_view(),
+        name="tournament-queue",
+    ),
+    path(
+        "tournaments/<str:tournament_id>/export",
+        tournament_views.ExportView.as_view(),
+        name="tournament-export",
+    ),
+    path("players/<str:username>", player_views.PlayerView.as_view(), name="player"),
     path("webhooks", webhook_views.WebhookListView.as_view(), name="webhooks"),
     path("webhooks/<str:webhook_id>", webhook_views.WebhookDetailView.as_view(), name="webhook"),
     path(
@@ -91,5 +148,6 @@ v1 += [
 
 urlpatterns = [
     path("healthz", views.HealthView.as_view(), name="healthz"),
+    path("metrics", metrics_views.MetricsView.as_view(), name="metrics"),
     path("api/v1/", include((v1, "api"), namespace="api")),
 ]

@@ -282,6 +282,7 @@ class Rig:
             table = table_create(
                 created_by=None, seats=3, reaction_seconds=c.reaction_seconds,
                 turn_seconds=c.turn_seconds, turn_action="bot",
+                abandon_after=0,  # nobody plays by hand here: keep every seat in
             )  # fmt: skip
             for user in self.users:
                 seat_join(table_id=table.id, user=user)

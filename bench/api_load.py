@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -99,11 +100,13 @@ def start_server(
     app: str = "asgi",
     nice: int = 0,
     log_name: str = "server.log",
+    repo: str | None = None,
     **extra_env: str,
 ) -> subprocess.Popen[bytes]:
     """gunicorn on ``port``: ``asgi`` (production: uvicorn workers serving fbservice.asgi,
     ``threads`` = FB_WEB_THREADS) or ``wsgi`` (gthread workers serving fbservice.wsgi);
-    ``nice``: its CPU niceness (a tier that yields the CPU to the others)."""
+    ``nice``: its CPU niceness (a tier that yields the CPU to the others); ``repo``:
+    another checkout whose code it serves (this one's by default)."""
     if not os.environ.get("DATABASE_URL"):
         raise SystemExit("DATABASE_URL must be set (make bench sets it)")
     env = dict(
@@ -130,7 +133,7 @@ def start_server(
         [sys.executable, "-m", "gunicorn", *served, "--bind", f"127.0.0.1:{port}",
          "--workers", str(workers), "--backlog", "4096", "--log-level", "warning",
          "--no-control-socket"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=repo or REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         preexec_fn=(lambda: os.nice(nice)) if nice else None,  # noqa: PLW1509 - no threads yet
     )  # fmt: skip
     deadline = time.monotonic() + 60
@@ -221,6 +224,8 @@ class Stats:
     games: set[str] = field(default_factory=set)
     finished: int = 0
     elapsed: float = 0.0  # seconds the phase counted
+    waits: dict[str, float] = field(default_factory=dict)  # seconds clients slept, by why
+    server_cores: float = 0.0  # the server's CPU over the phase, in cores
 
     def count(self, code: int) -> None:
         self.status[code] = self.status.get(code, 0) + 1
@@ -298,6 +303,10 @@ class Runner:
             self.stats.refused[error] = self.stats.refused.get(error, 0) + 1
         return None
 
+    async def wait(self, why: str, seconds: float) -> None:
+        self.stats.waits[why] = self.stats.waits.get(why, 0.0) + seconds
+        await asyncio.sleep(seconds)
+
     async def read(self, client: aiohttp.ClientSession, game: str, key: str) -> dict[str, Any]:
         code, data, ms = await self.request(client, "GET", f"/api/v1/games/{game}", key)
         if time.monotonic() <= self.until:
@@ -320,8 +329,10 @@ class Runner:
             awaiting = list(state.get("awaiting") or [])
             if window is not None and awaiting:
                 if window["id"] in passed:
-                    # every pass at a table of people is sealed: the window runs its time
-                    await asyncio.sleep(0.5)
+                    # passes by hand end a window once every seat answered (docs/rules.md,
+                    # "Hand passes are public"); one still open after ours (a pass refused
+                    # as the window closed, a read before the close) is read again
+                    await self.wait("window still open after every pass", 0.5)
                     state = await self.read(client, game, keys[0])
                     continue
                 passed.add(window["id"])  # everyone the window waits on passes, once
@@ -336,7 +347,7 @@ class Runner:
             if not awaiting:
                 state = await self.read(client, game, keys[0])
                 if not state.get("awaiting") and not state.get("over"):
-                    await asyncio.sleep(0.05)
+                    await self.wait("nobody awaited", 0.05)
                 continue
             seat = awaiting[0]
             if state.get("viewer") != seat:
@@ -447,7 +458,22 @@ def merged(parts: list[Stats]) -> Stats:
             total.refused[code] = total.refused.get(code, 0) + n
         total.games |= part.games
         total.finished += part.finished
+        for why, seconds in part.waits.items():
+            total.waits[why] = total.waits.get(why, 0.0) + seconds
     total.elapsed = sum(p.elapsed for p in parts)
+    return total
+
+
+def server_cpu(server: subprocess.Popen[bytes]) -> float:
+    """CPU seconds used so far by the server's processes."""
+    import psutil
+
+    total = 0.0
+    master = psutil.Process(server.pid)
+    for each in [master, *master.children(recursive=True)]:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = each.cpu_times()
+            total += times.user + times.system
     return total
 
 
@@ -496,7 +522,9 @@ def main() -> None:
     def phase(kind: str, level: int, think: float = 0.0) -> Stats:
         # the first tables are made before the clock starts
         ready = [lobby.table() for _ in range(level)] if kind == "games" else []
+        cpu_before, started = server_cpu(server), time.monotonic()
         stats = asyncio.run(run_phase(base, lobby, kind, level, args.seconds, ready, think))
+        stats.server_cores = (server_cpu(server) - cpu_before) / (time.monotonic() - started)
         played.update(stats.games)
         if fives(stats):
             failures.append(f"{fives(stats)} responses 5xx in {kind} x{level}")
@@ -522,7 +550,9 @@ def main() -> None:
                     games.append(game)
                     print(
                         f"  round {number}: bare {bare_rate:6.1f}/s, commands {rate:6.1f}/s, "
-                        f"ratio {rate / bare_rate:.2f}; load average {load_average()}"
+                        f"ratio {rate / bare_rate:.2f}; server cores busy: bare "
+                        f"{bare.server_cores:.2f}, games {game.server_cores:.2f} (of "
+                        f"{os.cpu_count()}); load average {load_average()}"
                     )
                 bare, game = merged(bares), merged(games)
                 print("  " + line("bare", bare.bare, bare.elapsed))
@@ -534,6 +564,8 @@ def main() -> None:
                     f"{len(game.games)} ({game.finished} finished); refused {game.refused or 0}"
                 )
                 print(f"  status codes {dict(sorted((bare.status | game.status).items()))}")
+                waited = ", ".join(f"{why}: {s:.0f} s" for why, s in game.waits.items())
+                print(f"  clients waited (all clients, all rounds): {waited or 'never'}")
             for level in paced:
                 # Paced: each seat thinks before every command, as players (even quick
                 # bots) do; latency is then the service's, not a queue's at saturation.

@@ -55,7 +55,7 @@ def one_round(games: int, commands: int, rng: random.Random) -> tuple[list[float
             ids.append(new_game())
             continue
         if run_out(game_id, loaded.state):
-            continue  # every seat passed (sealed): the window ran its time
+            continue  # every seat's pass was sealed (automatic): the window ran its time
         seat = to_answer(game_id, loaded.state)[0]
         choice = bot.choose(loaded.state, seat, rng)
         if choice is None:

@@ -27,12 +27,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import json
 import multiprocessing
 import os
 import random
 import tempfile
 import time
+import urllib.error
+import urllib.request
+import uuid
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +50,7 @@ import aiohttp  # noqa: E402
 import psutil  # noqa: E402
 from django.db import connection  # noqa: E402
 
+from api.feed.metrics import BUCKETS_MS, GAUGES, STAGES, Histogram  # noqa: E402
 from bench.api_load import (  # noqa: E402
     Lobby,
     Runner,
@@ -57,7 +64,12 @@ from bench.api_load import (  # noqa: E402
 )
 from events.models import StoredEvent  # noqa: E402
 
-SERVER_ENV = {"FB_FEED_MAX_PER_USER": "20", "FB_FEED_MAX_CONNECTIONS": "12000"}
+SERVER_ENV = {
+    "FB_FEED_MAX_PER_USER": "20",
+    "FB_FEED_MAX_CONNECTIONS": "12000",
+    "FB_SSE_LIFETIME": os.environ.get("FB_SSE_LIFETIME", "60"),
+}
+METRICS_TOKEN = "bench-" + uuid.uuid4().hex
 
 
 def summary(name: str, samples: list[float]) -> str:
@@ -70,60 +82,176 @@ def summary(name: str, samples: list[float]) -> str:
 # --- the subscribers (a process of their own) ----------------------------------------------
 
 
-async def _subscriber(
-    client: aiohttp.ClientSession,
-    base: str,
-    token: str,
-    game: str,
-    after: int,
-    stream: bool,
-    stop: asyncio.Event,
-    got: list[tuple[int, float]],
-    connected: list[int],
-) -> None:
-    """Follow ``game`` from ``after`` until ``stop``; each event as (seq, time received)."""
-    headers = {"Authorization": f"Token {token}"}
-    counted = False
-    while not stop.is_set():
+class Follower:
+    """One subscriber of one game, as a client of the feed would follow it: an
+    ``EventSource`` (``stream``: honours ``retry:`` and ``Retry-After``, hands over to a
+    new stream when the server says ``event: handover``) or a long-poll loop. Each event
+    is kept once, as (seq, time received); ``tally`` counts every reconnect by its cause
+    and ``gaps`` how long each cause left the subscriber without a connection (ms)."""
+
+    def __init__(
+        self,
+        client: aiohttp.ClientSession,
+        base: str,
+        token: str,
+        game: str,
+        after: int,
+        stream: bool,
+        stop: asyncio.Event,
+        got: list[tuple[int, float]],
+        tally: Counter[str],
+        gaps: dict[str, list[float]],
+    ) -> None:
+        self.client, self.base, self.game, self.after = client, base, game, after
+        self.headers = {"Authorization": f"Token {token}"}
+        self.stream, self.stop, self.got, self.tally, self.gaps = stream, stop, got, tally, gaps
+        self.retry = 2.0  # EventSource's reconnect delay, until the server says otherwise
+        self.connected = False
+        self.down_since: float | None = None  # without a connection since, and why
+        self.down_cause = ""
+
+    def keep(self, seq: int, at: float) -> None:
+        if seq > self.after:  # a handover's two streams may both carry it
+            self.got.append((seq, at))
+            self.after = seq
+
+    def down(self, cause: str) -> None:
+        """The subscriber has no connection from now (until ``up``), for ``cause``."""
+        self.tally[cause] += 1
+        if self.down_since is None:
+            self.down_since, self.down_cause = time.monotonic(), cause
+
+    def up(self) -> None:
+        if not self.connected:
+            self.connected = True
+            CONNECTED[0] += 1
+        if self.down_since is not None:
+            gap = (time.monotonic() - self.down_since) * 1000
+            self.gaps.setdefault(self.down_cause, []).append(gap)
+            self.down_since = None
+
+    async def refused(self, response: aiohttp.ClientResponse) -> str:
+        """The cause of a non-200 answer; waits as the server asks (``Retry-After``)."""
+        code = ""
+        with contextlib.suppress(ValueError, aiohttp.ClientError):
+            text = await response.text()
+            body = json.loads(text[text.index("{") :])
+            code = body.get("code") or body.get("error", {}).get("code", "")
+        self.down(f"{response.status} {code}".strip())
+        wait = response.headers.get("Retry-After")
+        await asyncio.sleep(float(wait) if wait and wait.isdigit() else 2.0)
+
+    async def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                await (self.follow_stream() if self.stream else self.poll())
+            except (TimeoutError, aiohttp.ClientError) as exc:
+                self.down(f"client {type(exc).__name__}")
+                await asyncio.sleep(0.5)
+
+    async def open_stream(self, successor: bool = False) -> aiohttp.ClientResponse | None:
+        """A stream from ``after``, once its first line arrived; None if refused (after
+        waiting as the server asked)."""
+        asked = time.monotonic()
+        response = await self.client.get(
+            f"{self.base}/api/v1/games/{self.game}/events/stream",
+            headers={**self.headers, "Last-Event-ID": str(self.after)},
+        )
+        if response.status != 200:
+            await self.refused(response)
+            response.release()
+            return None
+        headers_at = time.monotonic()
+        self.read(await response.content.readline())
+        if successor:
+            note = self.gaps.setdefault
+            note("(next stream: its headers came after)", []).append((headers_at - asked) * 1000)
+            note("(next stream: its first line came after)", []).append(
+                (time.monotonic() - asked) * 1000
+            )
+        self.up()
+        return response
+
+    def read(self, raw: bytes) -> str | None:
+        """One line of a stream: keeps an event, notes ``retry``; the event's name."""
+        line = raw.decode().rstrip("\n")
+        if line.startswith("data: {") and '"seq"' in line:
+            self.keep(json.loads(line[6:])["seq"], time.time())
+        elif line.startswith("retry: "):
+            self.retry = int(line[7:]) / 1000
+        elif line.startswith("event: "):
+            return line[7:]
+        return None
+
+    async def follow_stream(self) -> None:
+        """Follow streams until one ends without handing over."""
+        opened = await self.open_stream()
+        if opened is None:
+            return
+        response: aiohttp.ClientResponse = opened
+        successor: asyncio.Future[aiohttp.ClientResponse | None] | None = None
+        line: asyncio.Future[bytes] | None = None
+        handed_over = 0.0
         try:
-            if stream:
-                url = f"{base}/api/v1/games/{game}/events/stream"
-                async with client.get(
-                    url, headers={**headers, "Last-Event-ID": str(after)}
-                ) as response:
-                    if response.status != 200:
-                        await asyncio.sleep(1)
-                        continue
-                    if not counted:
-                        connected[0] += 1
-                        counted = True
-                    async for raw in response.content:
-                        line = raw.decode().rstrip("\n")
-                        if line.startswith("data: {") and '"seq"' in line:
-                            seq = json.loads(line[6:])["seq"]
-                            got.append((seq, time.time()))
-                            after = seq
-                        if stop.is_set():
-                            return
-                await asyncio.sleep(2.0)  # the stream ended: EventSource waits `retry`
-            else:
-                url = f"{base}/api/v1/games/{game}/events"
-                if not counted:
-                    connected[0] += 1
-                    counted = True
-                async with client.get(
-                    url, headers=headers, params={"after": after, "wait": 25}
-                ) as response:
-                    body = await response.json()
-                    if response.status != 200:
-                        await asyncio.sleep(2.0)
-                        continue
-                    now = time.time()
-                    for event in body["events"]:
-                        got.append((event["seq"], now))
-                        after = event["seq"]
-        except (TimeoutError, aiohttp.ClientError):
-            await asyncio.sleep(0.5)
+            while not self.stop.is_set():
+                line = line or asyncio.ensure_future(response.content.readline())
+                waiting: set[asyncio.Future[Any]] = {line, *([successor] if successor else [])}
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                if successor is not None and successor in done:
+                    taken = successor.result()
+                    successor = None
+                    if taken is None:
+                        continue  # refused: the old stream runs out its grace; reconnect
+                    line.cancel()
+                    line = None
+                    response.close()
+                    response = taken
+                    self.tally["handover"] += 1  # no moment without a connection
+                    waited = (time.monotonic() - handed_over) * 1000
+                    self.gaps.setdefault("(handover: the next stream answered after)", []).append(
+                        waited
+                    )
+                    handed_over = 0.0  # the new stream's own close is not "after handover"
+                    continue
+                raw = line.result()
+                line = None
+                if not raw:
+                    if successor is not None:
+                        waited = (time.monotonic() - handed_over) * 1000
+                        self.gaps.setdefault(
+                            "(handover: old closed, next unanswered after)", []
+                        ).append(waited)
+                    break  # the server closed it
+                if self.read(raw) == "handover" and successor is None:
+                    handed_over = time.monotonic()
+                    successor = asyncio.ensure_future(self.open_stream(successor=True))
+        finally:
+            for pending in (line, successor):
+                if pending is not None:
+                    pending.cancel()
+            response.close()
+        if not self.stop.is_set():
+            self.down("stream closed after handover" if handed_over else "stream closed")
+            await asyncio.sleep(self.retry)  # EventSource waits ``retry`` to reconnect
+
+    async def poll(self) -> None:
+        async with self.client.get(
+            f"{self.base}/api/v1/games/{self.game}/events",
+            headers=self.headers,
+            params={"after": self.after, "wait": 25},
+        ) as response:
+            if response.status != 200:
+                await self.refused(response)
+                return
+            body = await response.json()
+        self.up()
+        now = time.time()
+        for event in body["events"]:
+            self.keep(event["seq"], now)
+
+
+CONNECTED = [0]  # subscribers that have had a connection (in the subscribers' process)
+CATCH_UP_SECONDS = 60.0  # after the last move, the longest the subscribers are waited for
 
 
 async def _subscribe_all(
@@ -131,24 +259,37 @@ async def _subscribe_all(
 ) -> None:
     stop = asyncio.Event()
     received: list[list[tuple[int, float]]] = [[] for _ in plan]
-    connected = [0]
+    tally: Counter[str] = Counter()
+    gaps: dict[str, list[float]] = {}
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
     timeout = aiohttp.ClientTimeout(total=None, sock_read=90)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as client:
-        tasks = []
+        tasks, followers = [], []
         for index, (token, game, after, stream) in enumerate(plan):
-            tasks.append(
-                asyncio.create_task(
-                    _subscriber(
-                        client, base, token, game, after, stream, stop, received[index], connected
-                    )
-                )
+            follower = Follower(
+                client, base, token, game, after, stream, stop, received[index], tally, gaps
             )
+            followers.append(follower)
+            tasks.append(asyncio.create_task(follower.run()))
             if index % 100 == 99:
                 await asyncio.sleep(100 / ramp)
+        lags: list[float] = []
+        lag_probe = asyncio.create_task(_client_lag(lags))
         Path(folder, "connected").write_text("")  # all requests sent
-        while not Path(folder, "stop").exists():
-            Path(folder, "count").write_text(str(connected[0]))
+        final: dict[str, int] | None = None
+        while True:
+            # the games stopped at ``final``: done once every subscriber has all of it
+            if final is None and Path(folder, "final.json").exists():
+                final, final_at = json.loads(Path(folder, "final.json").read_text()), time.time()
+            if final is not None and (
+                all(f.after >= final.get(f.game, 0) for f in followers)
+                or time.time() - final_at > CATCH_UP_SECONDS
+            ):
+                Path(folder, "caught-up").write_text(str(time.time() - final_at))
+                break
+            if Path(folder, "held").exists() and not Path(folder, "tally-before.json").exists():
+                Path(folder, "tally-before.json").write_text(json.dumps(tally))
+            Path(folder, "count").write_text(str(CONNECTED[0]))
             await asyncio.sleep(0.5)
         stop.set()
         await asyncio.sleep(1.0)
@@ -156,11 +297,28 @@ async def _subscribe_all(
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
     Path(folder, "received.json").write_text(json.dumps(received))
+    lag_probe.cancel()
+    Path(folder, "tally.json").write_text(
+        json.dumps({"tally": tally, "gaps": gaps, "client_lag": lags})
+    )
+
+
+async def _client_lag(lags: list[float]) -> None:
+    """How late the subscribers' own loop runs (ms, every 100 ms): were it late, their
+    deliveries would look late through no fault of the server."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(0.1)
+        lags.append((time.monotonic() - before - 0.1) * 1000)
 
 
 def subscribers_process(
     base: str, plan: list[tuple[str, str, int, bool]], folder: str, ramp: float
 ) -> None:
+    # The client must not be what is measured: with thousands of connections its full
+    # garbage collections paused its loop for seconds, which read as late deliveries and
+    # late long-polls. A bounded run needs no collector.
+    gc.disable()
     try:
         import uvloop
 
@@ -224,6 +382,11 @@ def cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+def server_processes(pids: list[int]) -> list[psutil.Process]:
+    """The worker processes of these gunicorn masters."""
+    return [child for pid in pids for child in psutil.Process(pid).children(recursive=True)]
+
+
 def machine_busy() -> float:
     """CPU seconds the whole machine has spent busy since boot (all cores)."""
     times = psutil.cpu_times()
@@ -236,6 +399,68 @@ def cpu_split(before: dict[str, float], after: dict[str, float], seconds: float)
     rest = used.pop("machine") - sum(used.values())
     parts = [f"{name} {cores:.2f}" for name, cores in used.items()]
     return f"cores busy: {', '.join(parts)}, PostgreSQL and the rest {rest:.2f}"
+
+
+def scrape(base: str) -> tuple[dict[str, Histogram], Counter[str]]:
+    """The server's feed figures (``GET /metrics``, all its processes): histograms by
+    stage and gauge (ms; queues in items), and the counters."""
+    request = urllib.request.Request(  # noqa: S310 - our own server
+        f"{base}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310
+            text = response.read().decode()
+    except urllib.error.HTTPError:  # a server without the trace (--repo: older code)
+        text = ""
+    cumulative: dict[str, list[int]] = {}
+    counters: Counter[str] = Counter()
+    for line in text.splitlines():
+        if line.startswith("#") or not line:
+            continue
+        name_labels, value = line.rsplit(" ", 1)
+        labels = dict(
+            part.split("=", 1) for part in name_labels[name_labels.index("{") + 1 : -1].split(",")
+        )
+        key = next(iter(labels.values())).strip('"')
+        if name_labels.startswith("fb_feed_loop_lag"):
+            key = "loop_lag"
+        elif name_labels.startswith("fb_gc_pause"):
+            key = "gc_pause"
+        elif name_labels.startswith("fb_gc_cpu"):
+            key = "gc_cpu"
+        if "_bucket{" in name_labels:
+            cumulative.setdefault(key, []).append(int(float(value)))
+        elif name_labels.startswith("fb_feed_total"):
+            counters[key] = int(float(value))
+    found = {}
+    for key, running in cumulative.items():
+        counts = [b - a for a, b in zip([0, *running], running, strict=False)]
+        found[key] = Histogram(counts)
+    return found, counters
+
+
+def trace_lines(
+    before: tuple[dict[str, Histogram], Counter[str]],
+    after: tuple[dict[str, Histogram], Counter[str]],
+) -> list[str]:
+    """Per stage (and gauge) p50/p99/max-bucket over the phase, and the counters."""
+    lines = []
+    for name in [*STAGES, *GAUGES]:
+        if name not in after[0]:
+            continue
+        hist = after[0][name].minus(before[0][name])
+        if not hist.count:
+            continue
+        top = max((i for i, n in enumerate(hist.counts) if n), default=0)
+        bound = f"<= {BUCKETS_MS[top]:g}" if top < len(BUCKETS_MS) else f"> {BUCKETS_MS[-1]:g}"
+        unit = "" if name.endswith("_queue") else " ms"  # queues: items
+        lines.append(
+            f"{name:<14} p50 {hist.quantile(0.5):8.1f}{unit}  p99 {hist.quantile(0.99):8.1f}{unit}"
+            f"  max {bound}{unit}  (n={hist.count})"
+        )
+    counted = after[1] - before[1]
+    lines.append("counted: " + ", ".join(f"{k} {n}" for k, n in sorted(counted.items())))
+    return lines
 
 
 def versions(games: list[str]) -> dict[str, int]:
@@ -270,11 +495,13 @@ def main() -> None:
     parser.add_argument(
         "--feed-nice", type=int, default=0, help="CPU niceness of the feed tier's processes"
     )
+    parser.add_argument("--repo", default=None, help="serve another checkout's code")
     args = parser.parse_args()
 
     print(f"machine: {machine()}")
     print(
-        f"server: gunicorn x{args.workers} uvicorn workers (fbservice.asgi), "
+        f"server: gunicorn x{args.workers} uvicorn workers (fbservice.asgi"
+        f"{', code of ' + args.repo if args.repo else ''}), "
         f"FB_WEB_THREADS {args.threads}, DEBUG off; {args.subscribers} subscribers over "
         f"{args.watched} games ({args.users} users), {args.paced} paced games, "
         f"{args.seconds:g} s a phase"
@@ -291,19 +518,26 @@ def main() -> None:
     idle = [lobby.table()[0] for _ in range(max(0, args.watched - args.paced))]
     watched = [g for g, _ in paced] + idle
     print(f"made {len(watched)} started tables in {time.monotonic() - started:.0f} s")
+    gc.collect()
+    gc.freeze()  # the lobby's thousands of objects: no collection of the paced client walks them
     # the subscribers: spectators mostly (their users hold no seat at these games)
     watchers = lobby.keys[-args.users :]
     rng = random.Random(1)  # noqa: S311 - spreading load, not secrets
     with tempfile.TemporaryDirectory(prefix="fb-bench-feed-") as tmp:
         port = free_port()
-        server = start_server(port, args.workers, args.threads, Path(tmp), **SERVER_ENV)
+        Path(tmp, "metrics").mkdir()
+        metrics_env = {"FB_METRICS_TOKEN": METRICS_TOKEN, "FB_METRICS_DIR": f"{tmp}/metrics"}
+        server = start_server(
+            port, args.workers, args.threads, Path(tmp), repo=args.repo, **SERVER_ENV,
+            **metrics_env,
+        )  # fmt: skip
         base = f"http://127.0.0.1:{port}"
         feeds, feed_base = server, base
         if args.feed_tier:
             feed_port = free_port()
             feeds = start_server(
                 feed_port, args.feed_tier, args.threads, Path(tmp), nice=args.feed_nice,
-                log_name="feed-server.log", **SERVER_ENV,
+                log_name="feed-server.log", repo=args.repo, **SERVER_ENV, **metrics_env,
             )  # fmt: skip
             feed_base = f"http://127.0.0.1:{feed_port}"
         failures: list[str] = []
@@ -343,16 +577,30 @@ def main() -> None:
                 own = psutil.Process().cpu_times()
                 return taken | {"paced client": own.user + own.system, "machine": machine_busy()}
 
+            Path(tmp, "held").write_text("")  # the subscribers count from here
+            traced = scrape(feed_base)
+            per_process = {p.pid: p.cpu_times() for p in server_processes(servers)}
             cpu_before, cpu_started = sample(), time.monotonic()
             held_stats, held_health = asyncio.run(
                 _paced(base, lobby, paced, args.seconds, args.think)
             )
-            cpu_held = cpu_split(cpu_before, sample(), time.monotonic() - cpu_started)
-            time.sleep(3)  # deliveries of the last moves
+            held_seconds = time.monotonic() - cpu_started
+            cpu_after = sample()
+            cpu_held = cpu_split(cpu_before, cpu_after, held_seconds)
+            per_process_held = {
+                p.pid: p.cpu_times() for p in server_processes(servers) if p.pid in per_process
+            }
+            traced = (traced, scrape(feed_base))
             final = versions(watched)
-            Path(tmp, "stop").write_text("")
+            Path(tmp, "final.json").write_text(json.dumps(final))  # the subscribers stop
+            # once they all have everything (or after CATCH_UP_SECONDS)
             child.join(timeout=120)
             received = json.loads(Path(tmp, "received.json").read_text())
+            caught_up = float(Path(tmp, "caught-up").read_text())
+            tallied = json.loads(Path(tmp, "tally.json").read_text())
+            if Path(tmp, "tally-before.json").exists():
+                tallied["before"] = json.loads(Path(tmp, "tally-before.json").read_text())
+
         finally:
             stop_server(server)
             if feeds is not server:
@@ -395,11 +643,46 @@ def main() -> None:
         f"  server RSS {rss_before / 2**20:.0f} MiB -> {rss_held / 2**20:.0f} MiB: "
         f"{per / 1024:.1f} KiB per idle subscriber"
     )
+    print(f"  every subscriber had every event {caught_up:.1f} s after the last move")
     print(
         f"  events delivered {len(latency)}; missed {missed}, duplicated {duplicated}, "
         f"out of order {disordered}"
     )
     print(f"  {cpu_held} (of {os.cpu_count()})")
+    busy = [
+        (t.user + t.system - per_process[pid].user - per_process[pid].system) / held_seconds
+        for pid, t in per_process_held.items()
+    ]
+    print("  each server worker: " + ", ".join(f"{cores:.2f}" for cores in busy) + " cores")
+    print("-- where a delivery's time goes (the server's trace over the held phase, GET /metrics):")
+    for text in trace_lines(*traced):
+        print("  " + text)
+    counted = traced[1][1] - traced[0][1]
+    server_cpu = (cpu_after["servers"] - cpu_before["servers"]) * 1000
+    requests = counted["answers"] + counted["empty_answers"]
+    print(
+        f"  server CPU {server_cpu / max(1, len(latency)):.2f} ms per delivered event "
+        f"({server_cpu:.0f} ms over {len(latency)} deliveries: {counted['frames']} stream "
+        f"frames, {len(latency) - counted['frames']} by long-poll in {counted['answers']} "
+        f"answers; {requests} long-poll round trips in all)"
+    )
+    before_held = Counter(tallied.get("before", {}))
+    during = Counter(tallied.get("tally", {})) - before_held
+    lags = tallied.get("client_lag", [])
+    print(
+        f"  the subscribers' own loop: late p50 {percentile(lags, 50):.1f} ms, p99 "
+        f"{percentile(lags, 99):.1f} ms, max {max(lags, default=0):.0f} ms (their client "
+        "is not what is measured while these stay small)"
+    )
+    print(
+        "  subscribers' reconnects in the held phase, by cause: "
+        + (", ".join(f"{k} {n}" for k, n in sorted(during.items())) or "none")
+    )
+    for cause, gaps in sorted(tallied.get("gaps", {}).items()):
+        print(
+            f"    without a connection after '{cause}' (whole run): p50 "
+            f"{percentile(gaps, 50):.0f} ms, max {max(gaps):.0f} ms (n={len(gaps)})"
+        )
     print(f"  client failures: {base_stats.refused or 0} / {held_stats.refused or 0}")
     fives = sum(n for code, n in (base_stats.status | held_stats.status).items() if code >= 500)
     if fives:

@@ -24,6 +24,7 @@ from events.store import append  # noqa: E402
 from games import cache  # noqa: E402
 from games.family_business import PlayCard, decide, evolve, setup_events  # noqa: E402
 from games.family_business.codec import encode_state  # noqa: E402
+from games.loading import snapshot_key  # noqa: E402
 from games.lobby import table_create  # noqa: E402
 from games.models import Table  # noqa: E402
 from games.registry import get_game  # noqa: E402
@@ -53,7 +54,7 @@ def passive_game(length: int) -> Table:
                     Snapshot(
                         stream_id=table.id,
                         version=len(events),
-                        rules_version=definition.rules_version,
+                        rules_version=snapshot_key(definition),
                         state=encode_state(state),
                     )
                 )

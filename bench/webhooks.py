@@ -99,7 +99,7 @@ class Games:
             return None
         picked = bot_move(table.id, state, table.game, lambda _: f"{table.id}:{rng.random()}")
         if picked is None:
-            return None  # every seat passed (sealed): the window ran its time
+            return None  # every seat's pass was sealed (automatic): the window ran its time
         seat, command = picked
         began = time.perf_counter()
         game_command_execute(

@@ -10,6 +10,12 @@ WEB_CONCURRENCY x (FB_WEB_THREADS + FB_FEED_DB_THREADS + 1 listener), plus the C
 """
 
 import os
+import tempfile
+
+# One folder the workers write the feed's figures to, so GET /metrics adds them all up
+# (api/feed/metrics.py); made here, in the master, before the workers start.
+if not os.environ.get("FB_METRICS_DIR"):
+    os.environ["FB_METRICS_DIR"] = tempfile.mkdtemp(prefix="fbservice-metrics-")
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))

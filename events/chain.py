@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 GENESIS = "0" * 64
@@ -42,3 +43,18 @@ def event_body(
 
 def chain_hash(prev_hash: str, body: dict[str, Any]) -> str:
     return hashlib.sha256((prev_hash + canonical_json(body)).encode()).hexdigest()
+
+
+def exported_event_body(stream_id: str, e: Mapping[str, Any]) -> dict[str, Any]:
+    """What the hash of an event covers, read from its exported form (a game record's
+    ``events`` entry): ``event_body`` of its fields."""
+    return event_body(
+        stream_id=stream_id,
+        seq=e["seq"],
+        type=e["type"],
+        schema_version=e["schema_version"],
+        payload=e["payload"],
+        actor=e["actor"],
+        command_id=e["command_id"],
+        recorded_at=e["recorded_at"],
+    )

@@ -337,11 +337,12 @@ class TailRow:
     actor: str
     command_id: uuid.UUID | None
     seat: int | None  # the seat the command was made for (its metadata)
+    schema_version: int = 1  # the payload's shape (a reader upcasts it: games.loading)
 
 
 _TAIL = (
-    "SELECT seq, type, payload, hash, actor, command_id, (metadata->>'seat')::int "
-    "FROM events_storedevent WHERE stream_id = %s AND seq >= %s"
+    "SELECT seq, type, payload, hash, actor, command_id, (metadata->>'seat')::int, "
+    "schema_version FROM events_storedevent WHERE stream_id = %s AND seq >= %s"
 )
 
 
@@ -354,8 +355,8 @@ def read_tail(stream_id: uuid.UUID, *, since: int, upto: int | None = None) -> l
     with connection.cursor() as cursor:
         cursor.execute(sql + " ORDER BY seq", params)  # type: ignore[arg-type]  # a UUID param
         return [
-            TailRow(seq, kind, json.loads(payload), digest, actor, command, seat)
-            for seq, kind, payload, digest, actor, command, seat in cursor.fetchall()
+            TailRow(seq, kind, json.loads(payload), digest, actor, command, seat, schema)
+            for seq, kind, payload, digest, actor, command, seat, schema in cursor.fetchall()
         ]
 
 
@@ -365,9 +366,10 @@ WITH s AS (
     WHERE stream_id = %s AND rules_version = %s{snapshot_upto}
     ORDER BY version DESC LIMIT 1
 )
-SELECT 0, version, NULL, state, NULL, NULL, NULL, NULL FROM s
+SELECT 0, version, NULL, state, NULL, NULL, NULL, NULL, NULL FROM s
 UNION ALL
-SELECT 1, seq, type, payload, hash, actor, command_id, (metadata->>'seat')::int
+SELECT 1, seq, type, payload, hash, actor, command_id, (metadata->>'seat')::int,
+       schema_version
 FROM events_storedevent
 WHERE stream_id = %s AND seq >= COALESCE((SELECT version FROM s), 0){event_upto}
 ORDER BY 1, 2
@@ -394,11 +396,13 @@ def read_snapshot_and_tail(
         fetched = cursor.fetchall()
     snapshot = None
     rows = []
-    for kind, seq, type_, payload, digest, actor, command, seat in fetched:
+    for kind, seq, type_, payload, digest, actor, command, seat, schema in fetched:
         if kind == 0:
             snapshot = (int(seq), json.loads(payload))
         else:
-            rows.append(TailRow(seq, type_, json.loads(payload), digest, actor, command, seat))
+            rows.append(
+                TailRow(seq, type_, json.loads(payload), digest, actor, command, seat, schema)
+            )
     return snapshot, rows
 
 

@@ -22,6 +22,7 @@ import contextlib
 import functools
 import json
 import os
+import weakref
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction
@@ -43,6 +44,7 @@ from django.urls import Resolver404, ResolverMatch, resolve, set_script_prefix  
 
 from api.base import REQUEST_ID_HEADER, sane_request_id  # noqa: E402
 from api.errors import API_CODES, envelope  # noqa: E402
+from api.feed.metrics import watch_queue  # noqa: E402
 from api.feed.middleware import FEED_MIDDLEWARE  # noqa: E402
 from fbservice.startup import freeze_loaded_objects  # noqa: E402
 
@@ -57,6 +59,45 @@ def _match(path: str) -> ResolverMatch | None:
         return None
 
 
+# Receivers of the request signals that need nothing done on the event loop (see
+# ``FeedHandler``), by module and name.
+_LOOP_NEEDS_NOT = {
+    ("django.db", "reset_queries"),
+    ("django.db", "close_old_connections"),
+    ("django.core.cache", "close_caches"),
+    # undoes a request's own URLconf; every request sets the URLconf it runs with first
+    ("django.core.handlers.base", "reset_urlconf"),
+}
+
+
+@functools.cache
+def _signals_matter() -> bool:
+    """Whether a receiver of the request signals other than Django's own is connected
+    (looked at once, at the first feed request: receivers connect when apps load)."""
+    for signal in (signals.request_started, signals.request_finished):
+        for entry in signal.receivers:  # (lookup key, receiver or its weakref, is async)
+            receiver = entry[1]
+            found = receiver() if isinstance(receiver, weakref.ReferenceType) else receiver
+            if found is None:
+                continue
+            if (
+                getattr(found, "__module__", ""),
+                getattr(found, "__name__", ""),
+            ) not in _LOOP_NEEDS_NOT:
+                return True
+    return False
+
+
+def _close_quietly(response: HttpResponseBase) -> None:
+    """``response.close()`` without the ``request_finished`` signal."""
+    closers: list[Any] = getattr(response, "_resource_closers", [])
+    for closer in closers:
+        with contextlib.suppress(Exception):
+            closer()
+    closers.clear()
+    response.closed = True
+
+
 class FeedHandler(ASGIHandler):
     """Django's ASGI handler for the feed's async views, made to cost no thread:
 
@@ -64,13 +105,13 @@ class FeedHandler(ASGIHandler):
       event loop) instead of ``settings.MIDDLEWARE``;
     - no ``ThreadSensitiveContext`` per request (its thread would live as long as the
       request: an open feed would hold an idle thread after all);
-    - the ``request_started`` / ``request_finished`` signals (sent by closing the
-      response) are sent on the loop, not in asgiref's one shared thread: their
-      receivers (``reset_queries``, ``close_old_connections``, ``close_caches``) tend the
-      connections of the thread they run in, and the loop holds none (a feed's database
-      work runs in ``api.feed.dbthreads``, which tends its own), so each is a moment's
-      work; two hops per request to that one thread became a queue under thousands of
-      reconnecting long-polls;
+    - no ``request_started`` / ``request_finished`` signals while their only receivers
+      are Django's (``reset_queries``, ``close_old_connections``, ``close_caches``,
+      ``reset_urlconf``): they tend the connections of the thread they run in, and the loop holds none (a feed's
+      database work runs in ``api.feed.dbthreads``, which tends its own). Sent in
+      asgiref's one shared thread they were two hops per request, a queue under thousands
+      of reconnecting long-polls; sent on the loop, a tenth of a long-poll's CPU spent on
+      nothing. Should an app connect a receiver of its own, they are sent on the loop;
     - URL resolution once per path (``_match``).
     """
 
@@ -86,7 +127,8 @@ class FeedHandler(ASGIHandler):
         except RequestAborted:
             return
         set_script_prefix(get_script_prefix(scope))
-        signals.request_started.send(sender=self.__class__, scope=scope)
+        if _signals_matter():
+            signals.request_started.send(sender=self.__class__, scope=scope)
         request, error_response = self.create_request(scope, body_file)
         if request is None:
             assert error_response is not None  # noqa: S101 - create_request gives one
@@ -115,9 +157,13 @@ class FeedHandler(ASGIHandler):
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         if tasks[1].cancelled() or tasks[1].exception() is not None:
-            signals.request_finished.send(sender=self.__class__)
+            if _signals_matter():
+                signals.request_finished.send(sender=self.__class__)
         elif (response := tasks[1].result()) is not None:
-            response.close()  # sends request_finished
+            if _signals_matter():
+                response.close()  # sends request_finished
+            else:
+                _close_quietly(response)
         body_file.close()
 
     def resolve_request(self, request: HttpRequest) -> ResolverMatch:
@@ -138,6 +184,8 @@ class FeedHandler(ASGIHandler):
 
 async_app = FeedHandler()
 sync_app = WSGIMiddleware(get_wsgi_application(), workers=settings.FB_WEB_THREADS)  # type: ignore[arg-type]
+# requests waiting for a web thread (api.feed.metrics' web_queue)
+watch_queue("web_queue", sync_app.executor._work_queue.qsize)
 
 
 def is_async_route(path: str) -> bool:
@@ -230,6 +278,7 @@ async def _lifespan(receive: Any, send: Any) -> None:
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            feed.start_metrics()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await feed.shutdown()

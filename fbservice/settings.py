@@ -134,8 +134,10 @@ INSTALLED_APPS = [
     "events",
     "api",
     "web",
+    "tournaments",
     "fbservice",  # the project's management commands (fbservice/management/commands/)
     "webhooks",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -289,6 +291,9 @@ FB_SCHEDULE_TASKS = envbool("FB_SCHEDULE_TASKS", True)
 # closes windows, plays timed-out turns and moves bots overdue by FB_SWEEP_GRACE_SECONDS.
 FB_SWEEP_SECONDS = envfloat("FB_SWEEP_SECONDS", 2.0)
 FB_SWEEP_GRACE_SECONDS = envfloat("FB_SWEEP_GRACE_SECONDS", 1.0)
+# How long a takeback request (games.takeback: an undo the next seat must agree to) stays
+# open; unanswered, it expires and nothing changes.
+FB_TAKEBACK_SECONDS = envint("FB_TAKEBACK_SECONDS", 30)
 # Every Celery worker also runs the sweeper on a thread of its own, one worker at a time
 # (a PostgreSQL advisory lock; games/sweeper.py): timers go on while beat is down.
 FB_WORKER_SWEEP = envbool("FB_WORKER_SWEEP", True)
@@ -315,12 +320,24 @@ HEALTH_OVERDUE_SECONDS = envfloat("HEALTH_OVERDUE_SECONDS", 1.0)
 # relay hears appends at once and catches up every FB_WEBHOOK_SWEEP_SECONDS; a failover
 # takes about two of those).
 HEALTH_RELAY_LAG_SECONDS = envfloat("HEALTH_RELAY_LAG_SECONDS", 10.0)
+# How often beat advances running tournaments (tournaments.tasks.sweep).
+FB_TOURNAMENT_SWEEP_SECONDS = envfloat("FB_TOURNAMENT_SWEEP_SECONDS", 2.0)
+# A deciding ruling on a tournament's game this many days after its end still moves its
+# final standings (the sweep keeps taking rulings in); later ones only on a manual advance.
+FB_TOURNAMENT_APPEAL_DAYS = envint("FB_TOURNAMENT_APPEAL_DAYS", 7)
 CELERY_BEAT_SCHEDULE = {
     "fb-sweep": {
         "task": "games.tasks.sweep",
         "schedule": FB_SWEEP_SECONDS,
         # A sweep that waited longer than one interval is redundant: the next one is due.
         "options": {"expires": max(FB_SWEEP_SECONDS, 1.0)},
+    },
+    # Rounds that run themselves (tournaments.tasks): a round ends within one interval of
+    # its last game's end, and the next is seated.
+    "fb-tournaments": {
+        "task": "tournaments.tasks.sweep",
+        "schedule": FB_TOURNAMENT_SWEEP_SECONDS,
+        "options": {"expires": max(FB_TOURNAMENT_SWEEP_SECONDS, 1.0)},
     },
 }
 
@@ -346,6 +363,10 @@ FB_WEBHOOK_SWEEP_GRACE_SECONDS = envfloat("FB_WEBHOOK_SWEEP_GRACE_SECONDS", 2.0)
 # Subscriptions per user, and how long a rotated-out secret still signs by default.
 FB_WEBHOOK_MAX_PER_USER = envint("FB_WEBHOOK_MAX_PER_USER", 20)
 FB_WEBHOOK_ROTATION_OVERLAP_SECONDS = envint("FB_WEBHOOK_ROTATION_OVERLAP_SECONDS", 24 * 3600)
+# Ratings (docs/ratings.md): a thread of each Celery worker folds finished ranked games
+# in as their ends are announced, and catches up every FB_RATINGS_SWEEP_SECONDS.
+FB_RATINGS_PROJECTOR = envbool("FB_RATINGS_PROJECTOR", True)
+FB_RATINGS_SWEEP_SECONDS = envfloat("FB_RATINGS_SWEEP_SECONDS", 5.0)
 
 # --------------------------------------------------------------------------- the rest
 
@@ -421,6 +442,20 @@ FB_WEB_THREADS = envint("FB_WEB_THREADS", 16)
 FB_FEED_MAX_PER_USER = envint("FB_FEED_MAX_PER_USER", 20)
 FB_FEED_MAX_CONNECTIONS = envint("FB_FEED_MAX_CONNECTIONS", 10000)
 FB_FEED_SHED_LAG_MS = envint("FB_FEED_SHED_LAG_MS", 500)
+# Where the feed's latency goes (api/feed/metrics.py): each process writes its figures to
+# FB_METRICS_DIR (docker/gunicorn.conf.py makes one its workers share) and GET /metrics adds
+# them up, for staff or for a scraper sending `Authorization: Bearer <FB_METRICS_TOKEN>`;
+# FB_METRICS_LOG_SECONDS > 0 also logs a summary line that often (per process).
+FB_METRICS_DIR = os.environ.get("FB_METRICS_DIR", "")
+# The cyclic garbage collector's thresholds in server and worker processes
+# (fbservice/startup.py). Python's (700, 10, 10) ran a full collection every few seconds
+# under thousands of waiting feeds, each holding its thread's GIL for 0.4 s or more (every
+# waiting request's objects live long enough to reach the oldest generation): 50,000
+# allocations between young collections and 20 of each between older ones made them rare
+# (docs/benchmarks.md, "The live feed at its targets").
+FB_GC_THRESHOLDS = tuple(int(x) for x in envlist("FB_GC_THRESHOLDS", "50000,20,20"))
+FB_METRICS_TOKEN = envsecret("FB_METRICS_TOKEN")
+FB_METRICS_LOG_SECONDS = envint("FB_METRICS_LOG_SECONDS", 0)
 # Benchmark-only endpoints (POST /api/v1/bench/bare, see docs/benchmarks.md): never in
 # production. Off by default; `python -m bench.api_load` turns it on for its own server.
 FB_BENCH_ENDPOINTS = envbool("FB_BENCH_ENDPOINTS", False)
@@ -462,6 +497,10 @@ SPECTACULAR_SETTINGS = {
         "RulingKindEnum": ["note", "award", "void"],
         "KindEnum": "api.serializers.BOT_KINDS",  # the bots (a name generated clients use)
         "AnnotationRoleEnum": ["staff", "player"],
+        "TableModeEnum": ["casual", "ranked", "sandbox"],
+        "AuditOriginEnum": ["timeout", "standing"],
+        "TournamentStatusEnum": ["registering", "round_running", "between_rounds", "finished"],
+        "FlagStatusEnum": ["open", "closed"],
     },
     "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
     # 3.1: nullable fields as type lists / oneOf with null, valid for strict validators.

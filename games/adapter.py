@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
-from games.core import ReviewMarks, Seen, Viewer
+from games.core import ReviewMarks, RuleViolation, Seen, Versions, Viewer
 from games.rng import seed_hash
 
 S = TypeVar("S")
@@ -74,12 +74,34 @@ class Adapter(Generic[S]):
     def review_marks(self, events: Sequence[Seen]) -> ReviewMarks:
         return self.review.review_marks(events)
 
+    # --- versions (games.core.Game: rules_version ... content_versions) -----------------
+
+    rules_version: int  # every game sets its own (games.core.Game)
+    content_version: str | None = None  # no stand-in data unless the game says so
+    content_versions: tuple[str, ...] = ()
+
+    def played_under(self, state: S) -> Versions:
+        """The versions recorded by the game's first event, which every game's state
+        carries as ``rules_version`` (0 before the start: then the newest) and, for a game
+        with stand-in data, ``content_version``."""
+        rules = getattr(state, "rules_version", 0) or self.rules_version
+        content = getattr(state, "content_version", None) if self.content_versions else None
+        return Versions(int(rules), content or self.content_version)
+
     # --- setup --------------------------------------------------------------------------
 
     def seed_matches(self, started: Mapping[str, Any], seed: str) -> bool:
         """Whether ``seed`` is the one the first event's published hash commits to (every
         game's first event records ``salt`` and ``seed_hash``: ``games.rng.seed_hash``)."""
         return seed_hash(seed, started.get("salt", "")) == started.get("seed_hash")
+
+    # --- start positions (a game without any refuses them) ------------------------------
+
+    def validate_position(self, document: Any, seats: int) -> dict[str, Any]:
+        raise RuleViolation("bad_position", "This game has no start positions.", field="position")
+
+    def position_of(self, state: S) -> dict[str, Any]:
+        raise RuleViolation("bad_position", "This game has no start positions.", field="position")
 
     # --- what leaves the server ---------------------------------------------------------
 
@@ -96,6 +118,13 @@ class Adapter(Generic[S]):
         """The winners of a ``GameEnded`` event (every game's last), else None."""
         return list(payload["winners"]) if kind == "GameEnded" else None
 
+    # --- undo across reveals (games.core.Game): none unless the game says how ---------
+
+    undo_across_reveals: bool = False
+
+    def undo_reshuffle(self, state: S, seed: str) -> Sequence[Any]:
+        raise RuleViolation("undo_after_reveal", "This game cannot take back a reveal.")
+
     # --- notices (webhooks) -----------------------------------------------------------
 
     notice_kinds: tuple[str, ...] = ()  # none of its own: the service derives the rest
@@ -106,6 +135,15 @@ class Adapter(Generic[S]):
         return {}
 
     # --- storage ------------------------------------------------------------------------
+
+    event_schema_version: int = 1  # a game whose event shapes never changed
+
+    def upcast_event(
+        self, kind: str, payload: Mapping[str, Any], schema_version: int
+    ) -> dict[str, Any]:
+        """The identity: a game that renames an event's fields overrides it (and
+        ``event_schema_version``) with its own pure upcaster."""
+        return dict(payload)
 
     def encode_event(self, event: Any) -> dict[str, Any]:
         return self.codec.encode_event(event)

@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.db.models import Count, IntegerField, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, IntegerField, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils.html import format_html
 
 from events.models import CommandRecord, StoredEvent
-from games.models import Seat, Table
+from games import selectors
+from games.models import Ruling, Seat, Table
 from games.registry import get_game
 
 if TYPE_CHECKING:  # the stubs' admin classes are generic in their model
@@ -63,6 +65,16 @@ def _stream(field: str) -> Subquery:
     return Subquery(events.annotate(v=aggregate).values("v")[:1], output_field=IntegerField())
 
 
+def _last_event(field: str) -> Subquery:
+    """A field of the stream's last event (its end, once the game is over)."""
+    last = StoredEvent.objects.filter(stream_id=OuterRef("pk")).order_by("-seq")
+    return Subquery(last.values(field)[:1])
+
+
+def _seats(seats: list[int], names: dict[int, str]) -> str:
+    return ", ".join(names.get(s, str(s)) for s in seats)
+
+
 @admin.register(Table)
 class TableAdmin(ReadOnlyAdmin):
     """A table and its game (same id): status, events, seats."""
@@ -78,13 +90,16 @@ class TableAdmin(ReadOnlyAdmin):
         "created_by",
         "created_at",
         "started_at",
+        "result",
+        "rulings_list",
+        "replay",
     )
     list_filter = ("status", "mode", "game")
     # by table (game) id, by a seated user's or the creator's name
     search_fields = ("id", "seat_set__user__username", "seat_set__name", "created_by__username")
     # The seed stays secret until the game ends, from staff too (docs/api.md).
     exclude = ("seed",)
-    readonly_fields = ("event_count", "version")
+    readonly_fields = ("event_count", "version", "result", "rulings_list", "replay")
     inlines = (SeatInline,)
     date_hierarchy = "created_at"
     list_select_related = ("created_by",)
@@ -93,9 +108,53 @@ class TableAdmin(ReadOnlyAdmin):
         tables: QuerySet[Table] = (
             super()
             .get_queryset(request)
-            .annotate(fb_events=_stream("count"), fb_version=_stream("max"))
+            .annotate(
+                fb_events=_stream("count"),
+                fb_version=_stream("max"),
+                fb_last_origin=_last_event("metadata__origin"),
+                fb_last_abandoned=_last_event("metadata__abandoned"),
+            )
+            .prefetch_related(
+                "seat_set__user",
+                Prefetch("rulings", queryset=Ruling.objects.order_by("id")),
+            )
         )
         return tables
+
+    @admin.display(description="result")
+    def result(self, table: Table) -> str:
+        """How the game ended: a ruling's result, an abandonment, or its own end."""
+        if table.status != Table.Status.FINISHED:
+            return "–" if table.status == Table.Status.OPEN else "running"
+        names = {s.position: f"{s.position} {s.display_name}" for s in table.seat_set.all()}
+        deciding = [r for r in table.rulings.all() if r.kind != Ruling.Kind.NOTE]
+        if deciding:
+            last = deciding[-1]
+            if last.kind == Ruling.Kind.VOID:
+                return f"void by ruling {last.id}"
+            return f"won by {_seats(last.winners, names)} (ruling {last.id})"
+        winners = selectors.winners_of([table]).get(table.id, [])
+        won = f"won by {_seats(winners, names)}" if winners else "no winner"
+        if getattr(table, "fb_last_origin", None) == "abandon":
+            out = int(getattr(table, "fb_last_abandoned", -1))
+            return f"{won} (abandonment: seat {names.get(out, out)} out)"
+        return won
+
+    @admin.display(description="rulings")
+    def rulings_list(self, table: Table) -> str:
+        """Each ruling: its id, kind, winners and reason (shortened)."""
+        rows = []
+        for r in table.rulings.all():
+            what = f"award to {r.winners}" if r.kind == Ruling.Kind.AWARD else str(r.kind)
+            reason = r.reason if len(r.reason) <= 60 else r.reason[:59] + "…"
+            rows.append(f"#{r.id} {what}: {reason}")
+        return "; ".join(rows) or "–"
+
+    @admin.display(description="replay")
+    def replay(self, table: Table) -> str:
+        if table.status == Table.Status.OPEN:
+            return "–"
+        return format_html('<a href="{}">replay</a>', reverse("web:replay", args=[table.id]))
 
     @admin.display(description="events", ordering="fb_events")
     def event_count(self, table: Table) -> int:
@@ -165,7 +224,8 @@ def staff_view(event: StoredEvent) -> dict[str, Any]:
     name, _, kind = event.type.partition(".")
     try:
         definition = get_game(name)
-        decoded = definition.decode_event({"type": kind, **event.payload})
+        payload = definition.upcast_event(kind, event.payload, event.schema_version)
+        decoded = definition.decode_event({"type": kind, **payload})
         return definition.redact_event(decoded, "staff")
     except (KeyError, TypeError, ValueError):  # not a game's event (an undo marker)
         return {k: v for k, v in event.payload.items() if k not in ("seed", "salt")}

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import uuid
 
-from games.clock import bot_seats, bots_inline
+from games import sealing
+from games.clock import bot_seats, bots_inline, clock_ms
 from games.commands import derived_command_id, execute
 from games.idempotency import CommandOutcome
 from games.loading import game_load, table_get
@@ -37,7 +38,9 @@ def bot_move(
 ) -> CommandOutcome | None:
     """One move of the first bot seat the game is waiting on, at ``version`` (None: the
     current one). Nothing when the game has moved past ``version`` (whoever moved it
-    scheduled the next bot move), waits on no bot, or the bot lets a window run out.
+    scheduled the next bot move), waits on no bot, or the bot lets a window run out. At a
+    table of people a bot's pass is sealed (``games.sealing``): every bot the open window
+    waits on answers in this call, and when none of them appended anything, nothing.
 
     The command id is ``bot:<seat>:<version>``: a duplicate task makes no second move."""
     table = table or table_get(game_id, seats=True)
@@ -52,15 +55,29 @@ def bot_move(
     due = [] if status.over else [s for s in status.awaiting if s in seats]
     if not due:
         return None
-    seat = due[0]
-    command = definition.bot_command(loaded.state, seat, seats[seat], f"{game_id}:{seat}")
-    if command is None:
+    if status.window is not None and status.window.deadline <= clock_ms():
+        # overdue (a start position's window, a slow queue): the clock closes it, and a
+        # bot's answer would only be refused (window_closed)
         return None
-    return execute(
-        game_id=game_id,
-        seat=seat,
-        actor=f"bot:{seat}",
-        command=command,
-        command_id=derived_command_id(game_id, f"bot:{seat}:{loaded.version}"),
-        table=table,
-    )
+    if status.window is not None:
+        # at a table of people a bot's pass is sealed (games.sealing): the rules still
+        # wait on it, so a bot that passed on this window is not asked again
+        due = [s for s in due if sealing.pass_of(game_id, s, status.window) is None]
+    for seat in due:
+        command = definition.bot_command(loaded.state, seat, seats[seat], f"{game_id}:{seat}")
+        if command is None:
+            continue
+        outcome = execute(
+            game_id=game_id,
+            seat=seat,
+            actor=f"bot:{seat}",
+            command=command,
+            command_id=derived_command_id(game_id, f"bot:{seat}:{loaded.version}"),
+            table=table,
+        )
+        if outcome.last_seq or status.window is None:
+            return outcome  # appended (or no window): whoever moved schedules the next
+        # sealed: nothing appended and no timer set, so the next bot answers now
+    # every bot the window waits on has answered (sealed) or lets it run out: nothing for
+    # the game to see, and the timer that asked may be forgotten
+    return None

@@ -238,7 +238,10 @@ def _decide_and_append(
     )
     maybe_snapshot(loaded, state, loaded.version, last)
     schedule_after(table, before, clock, last, ClockUpsert.kept_deadline(returned[0]))
-    tail = [TailRow(r.seq, r.type, r.payload, r.hash, r.actor, r.command_id, seat) for r in rows]
+    tail = [
+        TailRow(r.seq, r.type, r.payload, r.hash, r.actor, r.command_id, seat, r.schema_version)
+        for r in rows
+    ]
     after = LoadedGame(
         table, definition, state, last, rows[-1].hash, selectors.last_command(tail, table.game)
     )

@@ -242,6 +242,11 @@ class Redaction:
     absent: Mapping[str, frozenset[str]] = field(default_factory=dict)  # fields left out
     nulled: Mapping[str, frozenset[str]] = field(default_factory=dict)  # fields made null
     counted: frozenset[str] = frozenset()  # events whose nulled ``cards`` get a ``count``
+    # JSON names of fields Python reserves (``source`` -> ``from``), as the game's codec
+    json_names: Mapping[str, str] = field(default_factory=dict)
+    # fields an event carries only when set (left out when None: a game started from a
+    # position records it in its first event, a dealt game's first event is as it was)
+    optional: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 UNDONE: JsonSchema = closed(
@@ -251,9 +256,18 @@ UNDONE: JsonSchema = closed(
         "to_seq": {"type": "integer", "minimum": 1},
         "seat": {"type": "integer", "minimum": 0},
         "command_id": {"type": "string", "format": "uuid"},
+        "reshuffle_seed_hash": {
+            "type": "string",
+            "pattern": "^[0-9a-f]{64}$",
+            "description": "An undo across a reveal (the undone command showed another "
+            "seat cards): the SHA-256 of the fresh seed the game's reshuffle after this "
+            "marker is drawn from, revealed with the game's seed at the end (the record's "
+            "`reseeds`). Left out of an undo that reshuffles nothing.",
+        },
     },
     ["type", "from_seq", "to_seq", "seat", "command_id"],
-    "An undo (`stream.Undone`): replay skips the events from_seq..to_seq.",
+    "An undo (`stream.Undone`): replay skips the events from_seq..to_seq; the game's "
+    "reshuffle may follow it in the same command (docs/event-store.md).",
 )
 
 
@@ -272,17 +286,20 @@ def event_schema(
     absent = redaction.absent.get(event_type, frozenset())
     nulled = redaction.nulled.get(event_type, frozenset())
     for f in fields(cls):
-        schema = python_type_schema(hints[f.name], f.name, named)
-        if f.name in nulled:
+        key = redaction.json_names.get(f.name, f.name)
+        schema = python_type_schema(hints[f.name], key, named)
+        if key in nulled:
             schema = nullable(schema)
             schema["description"] = "null when hidden from you" + (
                 " (see `count`)." if event_type in redaction.counted else "."
             )
-        if f.name in absent:
+        if key in absent:
             schema["description"] = "Hidden until the game ends."
+        elif f.name in redaction.optional.get(event_type, frozenset()):
+            schema.setdefault("description", "Only when set.")
         else:
-            required.append(f.name)
-        properties[f.name] = schema
+            required.append(key)
+        properties[key] = schema
     if event_type in redaction.counted:
         properties["count"] = {
             "type": "integer",
@@ -311,8 +328,18 @@ def redaction_is_described(redaction: Redaction, event: Any, shown: Mapping[str,
     """Whether ``shown`` (``event`` as a viewer it is hidden from sees it before the end)
     hides no more and no less than ``redaction`` says."""
     name = type(event).__name__
-    missing = {f.name for f in fields(event)} - set(shown)
-    nulled = {k for k, v in shown.items() if v is None and getattr(event, k, None) is not None}
+    names = {redaction.json_names.get(f.name, f.name): f.name for f in fields(event)}
+    optional = redaction.optional.get(name, frozenset())
+    missing = {
+        key
+        for key, attr in names.items()
+        if not (attr in optional and getattr(event, attr) is None)
+    } - set(shown)
+    nulled = {
+        k
+        for k, v in shown.items()
+        if v is None and getattr(event, names.get(k, k), None) is not None
+    }
     return missing == set(redaction.absent.get(name, ())) and nulled == set(
         redaction.nulled.get(name, ())
     )

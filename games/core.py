@@ -79,6 +79,18 @@ class Status:
 
 
 @dataclass(frozen=True)
+class Versions:
+    """What a game is played under: its rules version and its content version (None for a
+    game with no stand-in data), as its first event recorded them."""
+
+    rules: int
+    content: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"rules_version": self.rules, "content_version": self.content}
+
+
+@dataclass(frozen=True)
 class Seen:
     """One event as a viewer may see it, for ``Game.review_marks``: its sequence number and
     the game's ``redact_event`` of it for that viewer (``{"type": kind, ...}``). Undone
@@ -176,6 +188,21 @@ class Outcome:
         }
 
 
+Placements = tuple[tuple[int, ...], ...]
+"""A finished game's seats in finishing order, best first: each group shares its place
+(a tie), every seat in exactly one group (``Game.placements``; ratings read it)."""
+
+
+def placed_by(values: Mapping[int, int], first: Sequence[int] = ()) -> Placements:
+    """Seats grouped by ``values``, highest first (equal values share a place), after the
+    seats ``first`` (a group of their own, the winners) and without them."""
+    rest = {seat: value for seat, value in values.items() if seat not in first}
+    groups = [tuple(sorted(first))] if first else []
+    for value in sorted(set(rest.values()), reverse=True):
+        groups.append(tuple(sorted(seat for seat, v in rest.items() if v == value)))
+    return tuple(groups)
+
+
 @runtime_checkable
 class Game(Protocol):
     """One game, as the service sees it. Every method is pure: no I/O, no clock (``now``
@@ -183,7 +210,14 @@ class Game(Protocol):
 
     name: str  # stable: the prefix of its stored event types, the table's ``game``
     title: str
-    rules_version: int  # snapshots of another version are ignored
+    # Versions (docs/event-store.md, "Versions"). A game's first event records the rules
+    # version, and the content version if it has stand-in data, it is played under; its
+    # state carries them, and the rules decide by the state's, never by these constants:
+    # a running game keeps its version to its end and an old record re-decides as it did.
+    rules_version: int  # the newest: what a new table is played under
+    rules_versions: tuple[int, ...]  # every version it still decides, oldest first
+    content_version: str | None  # the newest content id (None: no stand-in data)
+    content_versions: tuple[str, ...]  # every content id it still plays (may be empty)
     min_players: int
     max_players: int
     bot_kinds: tuple[str, ...]  # the bots the lobby may seat, by name
@@ -244,6 +278,26 @@ class Game(Protocol):
         """Whether ``seed`` is the one the first event's published hash commits to."""
         ...
 
+    # --- start positions ----------------------------------------------------------------
+    # A position document (JSON) says whatever the game's state holds: the round or turn,
+    # whose turn and which step, hands, decks in order, tokens, tracks, and optionally the
+    # ``rules_version`` / ``content_version`` it is played under (default: the newest).
+    # A sandbox table's options carry it as ``position``: ``validate_options`` checks it
+    # (through ``validate_position``) and ``start`` records it in the first event, which
+    # ``setup_from_started`` re-derives from; the redaction hides its hidden parts (hands,
+    # deck orders) exactly as a dealt game's.
+
+    def validate_position(self, document: Any, seats: int) -> dict[str, Any]:
+        """The position document as stored (defaults filled in), or ``RuleViolation``
+        ``bad_position`` naming the ``field`` (a path: ``players.1.hand.2``)."""
+        ...
+
+    def position_of(self, state: Any) -> dict[str, Any]:
+        """The position document of a running game's state: a game started from it
+        continues as ``state`` would (``RuleViolation`` ``bad_position`` for a game that is
+        over or not started)."""
+        ...
+
     # --- the rules ----------------------------------------------------------------------
 
     def empty_state(self) -> Any: ...
@@ -257,10 +311,21 @@ class Game(Protocol):
 
     def status(self, state: Any) -> Status: ...
 
+    def played_under(self, state: Any) -> Versions:
+        """The rules and content version ``state``'s game is played under: the ones its
+        first event recorded (an empty state: the newest)."""
+        ...
+
     def outcome(self, state: Any) -> Outcome | None:
         """How a finished game was decided (None while it runs), from the reasoning that
         decided it: the same code that picks the winners says why, so the two cannot
         disagree, and no client re-derives it."""
+        ...
+
+    def placements(self, state: Any) -> Placements | None:
+        """A finished game's seats in finishing order, best first, ties sharing a group
+        (None while it runs): the winners (``outcome``'s) first, then the rest as the
+        game's rules rank them; ratings read it (docs/ratings.md)."""
         ...
 
     def names_its_step(self, command: Any) -> bool:
@@ -306,6 +371,18 @@ class Game(Protocol):
         undone (the undo boundary)."""
         ...
 
+    # Whether an undo may take back a command whose events showed other seats hidden
+    # cards (the next seat's draw): then ``undo_reshuffle`` hides them again. False (the
+    # adapter's default): undo stops at reveals.
+    undo_across_reveals: bool
+
+    def undo_reshuffle(self, state: Any, seed: str) -> Sequence[Any]:
+        """The events that follow an undo across a reveal: the cards shown since went back
+        with the undo (``state`` is the game before the undone command), and these put the
+        hidden cards in a new order drawn from ``seed``, a fresh seed committed in the undo
+        marker (``games.undo``), so what was shown tells nobody the order. Pure."""
+        ...
+
     def final_winners(self, kind: str, payload: Mapping[str, Any]) -> list[int] | None:
         """The winners if this stored event ends the game (a table list reads them from
         the stream's last event), else None."""
@@ -337,6 +414,20 @@ class Game(Protocol):
         ...
 
     # --- storage ------------------------------------------------------------------------
+
+    # The shape (schema version) of the events ``encode_event`` writes; each stored event
+    # keeps the version it was written with (``StoredEvent.schema_version``, hashed).
+    event_schema_version: int
+
+    def upcast_event(
+        self, kind: str, payload: Mapping[str, Any], schema_version: int
+    ) -> dict[str, Any]:
+        """A stored event's payload (``kind`` without the game's prefix) written under
+        ``schema_version``, in the shape ``decode_event`` and clients read today: pure, a
+        new dict (the stored payload, which its hash covers, is never rewritten); the
+        identity for the current version. Every read path goes through it
+        (docs/event-store.md, "Upcasting an event's shape")."""
+        ...
 
     def encode_event(self, event: Any) -> dict[str, Any]: ...
 

@@ -39,6 +39,11 @@ SERVICE: dict[str, Code] = {
     "not_seated": Code(409, "You have no seat at this table."),
     "not_enough_players": Code(409, "A table needs every seat filled to start."),
     "bad_options": Code(400, "The table options are invalid."),
+    "bad_position": Code(
+        400,
+        "The start position is invalid (or the game has none there): `field` names where, "
+        "a path in the position document such as `players.1.hand.2`.",
+    ),
     # (each game's too, for what its codec refuses; the service's for what no game may hold)
     "bad_command": Code(400, "The command is malformed or names an unknown command type."),
     "stale_version": Code(
@@ -61,6 +66,17 @@ SERVICE: dict[str, Code] = {
         "turn's start, sealed choices revealed together); taking it back would let that "
         "seat know what comes next.",
     ),
+    "takeback_needed": Code(
+        409,
+        "Taking this back concerns other people (the turn passed to them, or they were "
+        "shown cards): ask them with a takeback request (POST undo does).",
+    ),
+    "takeback_pending": Code(409, "A takeback request is already open at this table."),
+    "takeback_not_found": Code(404, "This game has no takeback request with that id."),
+    "takeback_closed": Code(
+        409, "The takeback request is over (accepted, declined, expired, or the game moved on)."
+    ),
+    "not_a_responder": Code(403, "The takeback request does not ask your seat."),
     "busy": Code(503, "The game is too busy right now; retry the same command."),
     # a caller's rights over a game, checked by the reads (games.reads)
     "forbidden": Code(403, "You may not do this (`message` says why)."),
@@ -75,6 +91,8 @@ SERVICE: dict[str, Code] = {
         "This game has no reaction windows answered out of turn, so no standing reactions.",
     ),
     "no_resign": Code(409, "This game has no resign command: play it to its end."),
+    # absent players (games.absence)
+    "no_claim": Code(409, "There is no win to claim here: the opponent is not absent."),
     # reviews (games.reviews): annotations and rulings
     "annotation_not_allowed": Code(
         403,

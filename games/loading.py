@@ -54,12 +54,19 @@ def table_get(game_id: uuid.UUID | str, *, seats: bool = False) -> Table:
 def to_new_event(definition: Game, event: Any) -> NewEvent:
     data = definition.encode_event(event)
     kind = data.pop("type")
-    return NewEvent(type=f"{definition.name}.{kind}", payload=data)
+    return NewEvent(
+        type=f"{definition.name}.{kind}",
+        payload=data,
+        schema_version=definition.event_schema_version,
+    )
 
 
 def from_row(definition: Game, row: StoredEvent | TailRow | Any) -> Any:
+    """A stored event as the game's event: its payload upcast from the shape it was
+    written in (``schema_version``) to today's, then decoded."""
     kind = row.type.split(".", 1)[1]
-    return definition.decode_event({"type": kind, **row.payload})
+    payload = definition.upcast_event(kind, row.payload, row.schema_version)
+    return definition.decode_event({"type": kind, **payload})
 
 
 def game_load(
@@ -113,10 +120,21 @@ def _extended(cached: LoadedGame, table: Table) -> LoadedGame | None:
     return loaded
 
 
+def snapshot_key(definition: Game) -> int:
+    """What a snapshot is stored and looked up under (``events_snapshot.rules_version``):
+    the newest rules version of the code that folded it, ``Game.rules_version``, never the
+    version the game is played under. A snapshot is this code's fold: a game of rules 1
+    folded by code whose newest is 2 is keyed 2 (its state still says rules 1), and once
+    the code's newest version changes every older snapshot is left unused, because the new
+    code may fold (``evolve``, ``encode_state``) differently. (docs/event-store.md,
+    "Versions".)"""
+    return definition.rules_version
+
+
 def _folded(table: Table, definition: Game, *, upto: int | None, use_snapshots: bool) -> LoadedGame:
     if use_snapshots:
         snapshot, rows = read_snapshot_and_tail(
-            table.id, rules_version=definition.rules_version, upto=upto
+            table.id, rules_version=snapshot_key(definition), upto=upto
         )
     else:
         snapshot, rows = None, read_tail(table.id, since=0, upto=upto)
@@ -144,6 +162,6 @@ def maybe_snapshot(loaded: LoadedGame, state: Any, old: int, new: int) -> None:
         snapshot_save(
             loaded.table.id,
             version=new,
-            rules_version=loaded.definition.rules_version,
+            rules_version=snapshot_key(loaded.definition),
             state=loaded.definition.encode_state(state),
         )

@@ -16,9 +16,12 @@ from django.utils import timezone
 
 from events.chain import GENESIS
 from events.store import append_command
+from games import absence, reads, selectors
 from games.core import RuleViolation
 from games.errors import ServiceError
+from games.loading import game_load
 from games.models import Seat, Table
+from games.positions import POSITION
 from games.projections import ClockUpsert
 from games.registry import DEFAULT_GAME, get_game
 from games.service import (
@@ -48,13 +51,17 @@ def table_create(
     game: str = DEFAULT_GAME,
     turn_seconds: int = 0,
     turn_action: str | None = None,
+    abandon_after: int | None = None,
     **game_options: Any,
 ) -> Table:
     """A new open table of ``game`` with its ``options`` (validated by the game; they may
     also come as keywords, for callers in Python: harnesses and benches). ``turn_seconds``
     (0: no limit, else 1 to 600) is how long a human seat has to decide before the system
     plays for it, as ``turn_action`` says (one of the game's ``timeout_policies``: its
-    minimal move, the default, or ``bot``, the heuristic bot's choice)."""
+    minimal move, the default, or ``bot``, the heuristic bot's choice). ``abandon_after``
+    (0: never, else 1 to 20; default ``absence.DEFAULT_ABANDON_AFTER`` in a game with a
+    resign command, 0 in one without) is the abandonment rule: after that many consecutive
+    timeouts a seat is out as if it resigned (``games.absence``)."""
     try:
         definition = get_game(game)
     except KeyError:
@@ -76,7 +83,8 @@ def table_create(
     try:
         stored = definition.validate_options(given, seats, sandbox=mode == Table.Mode.SANDBOX)
     except RuleViolation as exc:
-        raise ServiceError("bad_options", exc.message, **exc.data) from exc
+        code = "bad_position" if exc.code == "bad_position" else "bad_options"
+        raise ServiceError(code, exc.message, **exc.data) from exc
     if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
         raise ServiceError(
             "bad_options",
@@ -92,6 +100,7 @@ def table_create(
             + ".",
             field="turn_action",
         )
+    abandon_after = absence.abandon_after_checked(definition, abandon_after)
     if undo is None:
         undo = Table.Undo.OWN_LAST if mode == Table.Mode.CASUAL else Table.Undo.OFF
     if undo not in Table.Undo.values:
@@ -108,6 +117,7 @@ def table_create(
         spectator_delay=spectator_delay,
         turn_seconds=turn_seconds,
         turn_action=turn_action,
+        abandon_after=abandon_after,
         created_by=created_by,
     )
     if seed is not None:
@@ -234,3 +244,42 @@ def table_start(*, table_id: uuid.UUID, actor: str = SYSTEM, run_bots: bool | No
     if inline:
         bots_play(game_id=table.id)
     return table
+
+
+def sandbox_at(*, game_id: uuid.UUID, at: int, user: User) -> Table:
+    """A new open sandbox table of a recorded game's kind whose start position is that
+    game's state after event ``at`` (a command's last event), under the rules and content
+    version the record holds, with every hidden card as the record holds it: for a
+    director (staff) to replay a disputed moment. Refused (nothing created) to anyone else,
+    to staff seated at the game (they see it as a player), while a sealed choice waits
+    for its reveal (the position would show it: as the audit and export refuse), and at a
+    point the game cannot go on from (``bad_position``: the end, mid-command)."""
+    access = reads.access_for(game_id, user)
+    if not access.staff or access.seat is not None:
+        raise ServiceError(
+            "forbidden", "Only staff who do not play in the game open a sandbox from it."
+        )
+    access.require_started()
+    reads.may_review(access)  # staff, but not while a sealed choice waits (its record shows it)
+    version = selectors.stream_version(access.table.id)
+    ends = {c.last_seq for c in selectors.commands_of(access.table.id) if c.last_seq}
+    if not 1 <= at <= version or at not in ends:
+        raise ServiceError(
+            "bad_position",
+            f"A sandbox starts after a whole command: `at` is one of the events that end one "
+            f"(the game has events 1 to {version}).",
+            field="at",
+        )
+    loaded = game_load(game_id=access.table.id, upto=at, table=access.table)
+    definition = loaded.definition
+    try:
+        document = definition.position_of(loaded.state)
+    except RuleViolation as exc:
+        raise ServiceError("bad_position", exc.message, **{**exc.data, "field": "at"}) from exc
+    return table_create(
+        created_by=user,
+        seats=access.table.seats,
+        mode=Table.Mode.SANDBOX,
+        options={POSITION: document},
+        game=access.table.game,
+    )

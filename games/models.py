@@ -49,11 +49,19 @@ class Table(models.Model):
     spectator_delay = models.PositiveIntegerField(default=0)  # events hidden from spectators
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     seed = models.CharField(max_length=128, default=new_seed)  # secret until the game ends
+    # The fresh seeds of the undos that put the deck in a new order (``games.undo``), in
+    # the order of those undos: each committed by its hash in its undo marker, secret like
+    # ``seed`` until the game ends, then exported with it for ``games.verify``.
+    reseeds = models.JSONField(default=list, blank=True)
     # A human seat's time to play its card (0: no limit); then the system plays for it.
     turn_seconds = models.PositiveIntegerField(default=0)
     turn_action = models.CharField(
         max_length=10, choices=TurnAction.choices, default=TurnAction.DISCARD
     )
+    # The abandonment rule (docs/rules.md, "Absent players"): after this many consecutive
+    # turn timeouts a seat is out as if it resigned (0: never). Only with a turn clock, and
+    # only in games with a resign command (``games.absence``).
+    abandon_after = models.PositiveSmallIntegerField(default=3)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -279,3 +287,43 @@ class StandingPreference(models.Model):
 
     def __str__(self) -> str:
         return f"standing of seat {self.seat} at {self.game_id} v{self.version}"
+
+
+class TakebackRequest(models.Model):
+    """A seat asks to take back its latest command at a table of people: the move passed
+    the turn or showed cards to people who must agree (``games.takeback``). It names the
+    stream version it was asked at: any later event (the next seat acted) voids it. Open
+    until every responder accepts (then the undo is appended), one declines, the version
+    moves on or ``deadline_ms`` passes (the Celery timer, or the sweeper, expires it);
+    declined, expired or void: nothing changes."""
+
+    class State(models.TextChoices):
+        OPEN = "open"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        EXPIRED = "expired"
+        VOID = "void"  # something happened at the table meanwhile
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="takebacks")
+    seat = models.PositiveSmallIntegerField()  # who asks
+    actor = models.CharField(max_length=80)
+    command_id = models.UUIDField()  # the undo command's id when it is accepted
+    version = models.PositiveIntegerField()  # the stream's version when asked
+    responders = models.JSONField(default=list)  # the seats that must accept
+    accepted = models.JSONField(default=list)  # those that have
+    deadline_ms = models.BigIntegerField()
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=models.Q(state="open"), name="one_open_takeback"
+            ),
+        ]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"takeback by seat {self.seat} of {self.table_id} ({self.state})"

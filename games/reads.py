@@ -26,10 +26,10 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from events.models import StoredEvent
 from events.store import UNDONE as UNDONE  # the API names undo markers as the store does
 from events.store import iso as iso  # the API formats times as the store does
-from games import reviews, sealing, selectors
+from games import absence, reviews, sealing, selectors, takeback
 from games.core import Game, Viewer
 from games.errors import ServiceError
-from games.models import Table
+from games.models import Table, TakebackRequest
 from games.record import event_data, game_export
 from games.registry import get_game
 from games.service import (
@@ -144,9 +144,17 @@ def table_document(
     if table.status == Table.Status.FINISHED:
         if decided is _LOOK_UP:
             decided = reviews.decided_result(table)
+        abandoned = None if decided is not None else absence.ended_by_abandonment(table.id)
         if decided is not None:
             winners = decided.winners
             result = decided.document()
+        elif abandoned is not None:  # the rule put an absent seat out (games.absence)
+            result = {
+                "decided_by": "abandonment",
+                "ruling": None,
+                "kind": "abandonment",
+                "abandoned": abandoned,
+            }
         else:
             result = {"decided_by": "play", "ruling": None, "kind": "play"}
     return {
@@ -169,6 +177,7 @@ def table_document(
         "spectator_delay": table.spectator_delay,
         "turn_seconds": table.turn_seconds,
         "turn_action": table.turn_action,
+        "abandon_after": table.abandon_after,
         "created_by": table.created_by_id,
         "created_at": iso(table.created_at),
         "started_at": iso(table.started_at) if table.started_at else None,
@@ -250,7 +259,22 @@ def live_fields(access: Access, loaded: LoadedGame, *, delayed: bool = False) ->
             last=loaded.last_command,
         ),
         "turn_deadline": None if delayed or ended else running_turn_deadline(access.table, loaded),
+        "takeback": None if delayed or ended else takeback_live(access.table, loaded.version),
     }
+
+
+def takeback_live(table: Table, version: int) -> dict[str, Any] | None:
+    """The table's open takeback request while it can still be answered (not overdue,
+    nothing played since it was asked), as the API shows it; None otherwise."""
+    if not table.undo_allowed:
+        return None
+    request = TakebackRequest.objects.filter(
+        table_id=table.id, state=TakebackRequest.State.OPEN, version=version
+    ).first()
+    now = clock_ms()
+    if request is None or request.deadline_ms <= now:
+        return None
+    return takeback.as_json(request, now=now)
 
 
 def winners(definition: Game, state: Any) -> list[int] | None:
@@ -265,6 +289,11 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
     view = state_view(access, state, now=now, decided=decided)
     window = None if access.finished else access.definition.status(state).window
     window_pass = sealing.seat_view(access.table, view, access.seat, window)
+    table = access.table
+    finished = decided is None and table.status == Table.Status.FINISHED
+    if finished and view.get("outcome") and absence.ended_by_abandonment(table.id) is not None:
+        view["outcome"] = {**view["outcome"], "reason": "abandonment"}
+    absent = [] if access.finished or version != loaded.version else absence.absent_seats(table)
     return {
         "game_id": str(access.table.id),
         "version": version,
@@ -275,9 +304,15 @@ def game_document(access: Access, loaded: LoadedGame, *, now: int) -> dict[str, 
         "window_remaining_ms": max(0, window.deadline - now) if window else None,
         **live_fields(access, loaded, delayed=version != loaded.version),
         "window_pass": window_pass,
+        "absent": absent,
+        "claim_available": bool(absent)
+        and access.seat is not None
+        and access.seat not in absent
+        and absence.two_people(table),
         "table": table_document(
             access.table, access.user, winners(access.definition, state), decided
         ),
+        "played_under": access.definition.played_under(state).as_json(),
         "state": view,
     }
 
@@ -295,7 +330,7 @@ def event_document(
     """One stored event as this viewer may see it."""
     if row.type == UNDONE:
         # names a range of sequence numbers: nothing secret; typed like the engine's events
-        data = event_data(row.type, row.payload)
+        data = event_data(row.type, row.payload, row.schema_version)
     else:
         data = definition.redact_event(from_row(definition, row), access.viewer, revealed=revealed)
     return {
@@ -363,7 +398,9 @@ def replay_document(access: Access, at: int | None, *, now: int) -> dict[str, An
     visible = access.visible(selectors.stream_version(access.table.id))
     at = min(at or visible, visible)
     loaded = game_load(game_id=access.table.id, upto=at, table=access.table)
-    view = state_view(access, loaded.state, now=now, revealed=access.finished)
+    # a game a ruling ended reads as decided at its last event, never as if it ran on
+    decided = reviews.decided_result(access.table) if at == visible else None
+    view = state_view(access, loaded.state, now=now, revealed=access.finished, decided=decided)
     view.pop("legal", None)  # options belong to the live game, not to a replay
     # Before the end a hash of an event with hidden cards could be brute-forced (a 1-card
     # draw is 66 guesses): the audit hashes only once the game is over, or for staff.
@@ -380,6 +417,8 @@ def replay_document(access: Access, at: int | None, *, now: int) -> dict[str, An
         "server_time": now,
         "hash": row.hash if row else None,
         "prev_hash": row.prev_hash if row else None,
+        "played_under": access.definition.played_under(loaded.state).as_json(),
+        "decided": decided.document() | {"winners": decided.winners} if decided else None,
         "state": view,
     }
 

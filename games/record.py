@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from events.models import CommandRecord
-from events.store import iso, read
+from events.store import UNDONE, iso, read
 from games import reviews
 from games.models import Annotation, Table
 from games.registry import get_game
@@ -16,10 +16,14 @@ from games.verify import FORMATS, RECORD_FORMAT
 PRIVATE_METADATA = frozenset({"ip"})
 
 
-def event_data(event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
-    """An event's ``data`` as the API shows it: the stored payload with the short type
-    (``CardPlayed``; ``Undone`` for an undo marker) first."""
-    return {"type": event_type.split(".", 1)[1], **payload}
+def event_data(event_type: str, payload: dict[str, Any], schema_version: int = 1) -> dict[str, Any]:
+    """An event's ``data`` as the API shows it: the stored payload, upcast from the shape
+    it was written in to today's (docs/event-store.md), with the short type (``CardPlayed``;
+    ``Undone`` for an undo marker) first. The export's ``payload`` stays as stored."""
+    prefix, _, kind = event_type.partition(".")
+    if event_type != UNDONE:
+        payload = get_game(prefix).upcast_event(kind, payload, schema_version)
+    return {"type": kind, **payload}
 
 
 def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False) -> dict[str, Any]:
@@ -31,6 +35,12 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
     def metadata(data: dict[str, Any]) -> dict[str, Any]:
         return data if private else {k: v for k, v in data.items() if k not in PRIVATE_METADATA}
 
+    rows = read(table.id)
+    definition = get_game(table.game)
+    played = None  # the versions its first event recorded (none before the start)
+    if rows:
+        first = definition.decode_event(event_data(rows[0].type, rows[0].payload))
+        played = definition.played_under(definition.evolve(definition.empty_state(), first))
     return {
         "format": RECORD_FORMAT,
         "covers": list(FORMATS[RECORD_FORMAT]),  # what games.verify proves of this record
@@ -44,6 +54,8 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
             "status": table.status,
             "created_at": iso(table.created_at),
             "started_at": iso(table.started_at) if table.started_at else None,
+            # for people; the proof is the first event, which records them
+            "played_under": played.as_json() if played else None,
         },
         "seats": [
             {
@@ -55,12 +67,15 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
             for s in table.seat_set.select_related("user").order_by("position")
         ],
         "seed": table.seed if reveal_seed else None,
+        # the fresh seeds of the undos that reshuffled, in order (games.undo), each
+        # committed by its marker's reshuffle_seed_hash; secret with the seed
+        "reseeds": list(table.reseeds) if reveal_seed else None,
         "events": [
             {
                 "seq": row.seq,
                 "type": row.type,
                 "schema_version": row.schema_version,
-                "data": event_data(row.type, row.payload),
+                "data": event_data(row.type, row.payload, row.schema_version),
                 "payload": row.payload,
                 "actor": row.actor,
                 "command_id": str(row.command_id) if row.command_id else None,
@@ -69,7 +84,7 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
                 "prev_hash": row.prev_hash,
                 "hash": row.hash,
             }
-            for row in read(table.id)
+            for row in rows
         ],
         "commands": [
             {

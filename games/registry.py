@@ -16,8 +16,12 @@ from games.goofspiel import contract as goofspiel_contract
 from games.goofspiel.game import GAME as GOOFSPIEL
 from games.infamy import contract as infamy_contract
 from games.infamy.game import GAME as INFAMY
+from games.scarface import contract as scarface_contract
+from games.scarface.game import GAME as SCARFACE
 
-GAMES: dict[str, Game] = {game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL, INFAMY)}
+GAMES: dict[str, Game] = {
+    game.name: game for game in (FAMILY_BUSINESS, GOOFSPIEL, INFAMY, SCARFACE)
+}
 
 # The game of a table created without naming one (the API's and the lobby's default).
 DEFAULT_GAME = FAMILY_BUSINESS.name
@@ -30,6 +34,7 @@ CONTRACTS: dict[str, Contract] = {
     FAMILY_BUSINESS.name: family_business_contract,
     GOOFSPIEL.name: goofspiel_contract,
     INFAMY.name: infamy_contract,
+    SCARFACE.name: scarface_contract,
 }
 
 

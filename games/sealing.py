@@ -1,15 +1,27 @@
-"""Sealed passes: at a table of two or more people, a person's pass in a reaction window is
-seen by nobody else and never ends the window (docs/rules.md, "Passes are sealed").
+"""Windows that end when people have answered (docs/rules.md, "Hand passes are public,
+automatic passes are sealed").
 
-Why: a server can pass for a seat that holds no counter (standing reactions, on by
-default). If that pass showed, or ended the window early, the table would learn who holds
-a counter; if only manual passes did, an automatic pass could be told from a quick manual
-one. So at a table of people every pass, manual or standing, is recorded privately (an
-accepted command in the command log, no event, no version, no NOTIFY), and the window
-runs to its first counter or its deadline. A manual pass is final, as the rules say; a
-standing pass is not (the player may still counter by hand). At a table of one person and
-bots nobody could learn anything from it, and passes are ordinary events that end a window
-once every seat has answered.
+At a table of two or more people:
+
+- a pass a person makes **by hand** is that person's choice, like a player at a real
+  table saying "no": it is an ordinary event (``WindowPassed``), seen by the table, and it
+  counts toward closing the window early;
+- a pass the server makes **on a seat's behalf** (standing reactions: ``auto_pass``,
+  "pass on everything") and **a bot's pass** are sealed: recorded privately (an accepted
+  command in the command log, no event, no version, no NOTIFY), so the rules still wait
+  on that seat and the window runs to its first counter or its deadline.
+
+Why: the server passes for a seat only when its hand allows it (``auto_pass`` passes when
+the seat holds no counter), and a bot's pass depends on its hand. If such a pass showed,
+or ended a window, the table would learn who holds a counter. A hand pass tells only what
+the person chose to say. So the window closes early only when every eligible seat passed
+by hand (or a counter, public anyway, answered it); a seat that leaves its answer to
+auto-pass keeps its hand hidden and the window runs to its deadline. A standing pass is
+not final (the player may still counter or pass by hand); a hand pass is.
+
+At a table of one person and bots passes are ordinary events, as before: the person is
+the only one at the table, and a game against bots never waits for a window nobody will
+answer.
 
 Called by ``games.commands`` after the rules accepted a command, and by the reads that
 show the seat its own pass. Only games with reaction windows (a module in
@@ -32,6 +44,7 @@ from games.models import Table
 from games.registry import STANDING
 
 MANUAL = "manual"
+BOT = "bot"
 
 
 def people(table: Table) -> set[int]:
@@ -97,13 +110,15 @@ def check(
     now: int,
 ) -> CommandOutcome | None:
     """What a command the rules accepted becomes at a sealing table: None when it goes on
-    to be appended as usual; the outcome of a sealed pass (recorded, nothing appended); or
-    ``already_passed`` for a seat answering a window it has passed on by hand."""
+    to be appended as usual (a counter, a person's pass by hand); the outcome of a sealed
+    pass (standing reactions' or a bot's: recorded, nothing appended); or
+    ``already_passed`` for a seat answering a window it has passed on by hand in a record
+    made before hand passes were public."""
     if window is None or seat is None or table.game not in STANDING:
         return None
     persons = people(table)
-    if len(persons) < 2 or seat not in persons:
-        return None  # not a sealing table, or a bot's seat: an ordinary command
+    if len(persons) < 2:
+        return None  # not a sealing table: an ordinary command
     rules = STANDING[table.game]
     answered = rules.answered_window(command)
     if answered != window.id:
@@ -113,7 +128,9 @@ def check(
     if not rules.is_pass(command):
         return None  # a counter: public, the first one wins
     meta = dict(metadata or {})
-    meta.setdefault("origin", MANUAL)
+    if seat in persons and meta.get("origin", MANUAL) == MANUAL:
+        return None  # a person's pass by hand: public, it counts toward closing early
+    meta.setdefault("origin", MANUAL if seat in persons else BOT)
     meta.update(sealed=window.id, deadline=window.deadline, seat=seat)
     try:
         with transaction.atomic():
@@ -137,7 +154,8 @@ def seat_view(
     table: Table, state_view: dict[str, Any], seat: int | None, window: Window | None
 ) -> dict[str, Any] | None:
     """The seat's own sealed pass on the open window (None if none), and its options
-    without answers to that window once it passed by hand (``state_view`` is changed)."""
+    without answers to that window once it passed by hand in an older record, when hand
+    passes were sealed too (``state_view`` is changed)."""
     if window is None or seat is None or not seals(table):
         return None
     found = pass_of(table.id, seat, window)

@@ -248,9 +248,16 @@ def last_command(rows: Sequence[TailRow], game: str) -> LastCommand | None:
         seat=end.seat,
         first_seq=run[0].seq,
         last_seq=end.seq,
-        undo=end.type == UNDONE,
-        revealed_to=_revealed_to(game, ((r.type, r.payload) for r in run)),
+        undo=any(r.type == UNDONE for r in run),  # the marker, and a reshuffle after it
+        revealed_to=_revealed_to(game, ((r.type, _current(game, r)) for r in run)),
     )
+
+
+def _current(game: str, row: TailRow) -> dict[str, Any]:
+    """A stored game event's payload in today's shape (the undo marker's as it is)."""
+    if row.type == UNDONE:
+        return row.payload
+    return get_game(game).upcast_event(row.type.split(".", 1)[1], row.payload, row.schema_version)
 
 
 def _revealed_to(game: str, events: Iterable[tuple[str, dict[str, Any]]]) -> Reveal:
@@ -309,7 +316,8 @@ def undo_check(
     the game is not over, the latest command was this seat's own (not an undo, not the
     system's turn timeout), nothing was appended since, and its events showed no seat
     hidden cards (the game's ``revealed_to``): not its own draws (``undo_reveals_cards``),
-    nor another seat's (``undo_after_reveal``).
+    nor another seat's (``undo_after_reveal``) unless the game can hide them again by a
+    reshuffle (``Game.undo_across_reveals``).
     ``games.service.game_undo`` decides by it, the state response offers by it.
 
     ``last``: the stream's ``last_command`` if the caller has it from the events it loaded
@@ -338,6 +346,10 @@ def undo_check(
         return None, ServiceError(
             "undo_after_reveal", "Your command revealed hidden information.", seats="all"
         )
+    if last.revealed_to and get_game(table.game).undo_across_reveals:
+        # Another seat saw cards (the next seat's draw): the game puts them back and the
+        # deck in a new order from a fresh seed (``games.undo``), so the undo is allowed.
+        return last, None
     if last.revealed_to:
         # Another seat saw cards it would not have seen (the top of the deck, drawn at its
         # turn's start): undone, the same cards come to someone it now knows has them.

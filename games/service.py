@@ -6,7 +6,8 @@ each hold one concern (docs/architecture.md):
 - ``games.idempotency``: a retried command's stored answer, the refusal log;
 - ``games.clock``: the game clock projection and the timers it asks for (``Scheduler``);
 - ``games.bots``: bot seats' moves; ``games.timeouts``: turn timeouts, reads;
-- ``games.undo``: taking a command back.
+- ``games.undo``: taking a command back; ``games.takeback``: asking the people it
+  concerns first.
 
 Callers (the API, the lobby, the tasks) use this module; it imports no Celery task.
 """
@@ -18,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games import commands
+from games.absence import claim as game_claim
 from games.bots import BOT_STEP_LIMIT, bot_move, bots_play
 from games.clock import (
     ClockRow,
@@ -36,10 +38,14 @@ from games.commands import MAX_ATTEMPTS, SYSTEM, derived_command_id
 from games.idempotency import CommandOutcome, Refusal
 from games.loading import LoadedGame, from_row, game_load, table_get, to_new_event
 from games.models import Table
+from games.takeback import takeback_answer, takeback_json, undo_or_request
 from games.timeouts import close_window, game_read, turn_timeout, with_bots
 from games.undo import game_undo
 
 __all__ = [
+    "takeback_answer",
+    "takeback_json",
+    "undo_or_request",
     "BOT_STEP_LIMIT",
     "MAX_ATTEMPTS",
     "SYSTEM",
@@ -58,6 +64,7 @@ __all__ = [
     "close_window",
     "derived_command_id",
     "from_row",
+    "game_claim",
     "game_command_execute",
     "game_load",
     "game_read",

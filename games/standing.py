@@ -2,9 +2,9 @@
 applying them as the seat's own commands (docs/rules.md, "Standing reactions").
 
 A standing pass is the seat's own ``pass`` command (metadata ``origin: standing``): at a
-table of people it is sealed like every pass there (``games.sealing``: recorded, seen by
-nobody else, never ending the window), so nothing about it, or about the hand it depends
-on, reaches the table. A declared counter is played as the seat's command at once, like a
+table of people it is sealed, like a bot's pass and unlike a pass by hand
+(``games.sealing``: recorded, seen by nobody else, never ending the window), so nothing
+about it, or about the hand it depends on, reaches the table. A declared counter is played as the seat's command at once, like a
 quick click (a counter shows its card anyway).
 
 Preferences are append-only versions (``games.models.StandingPreference``); the latest
@@ -217,7 +217,7 @@ def standing_react(
     for seat in due:
         passed = sealing.pass_of(game_id, seat, window)  # (sealed; None elsewhere)
         if passed is not None and passed["origin"] == sealing.MANUAL:
-            continue  # its own pass is final
+            continue  # its own pass is final (a sealed hand pass of an older record)
         chosen = preferences.get(seat, Preferences()).for_engine(rules)
         reaction = rules.standing_reaction(state, seat, chosen, now=now)
         if reaction is None:

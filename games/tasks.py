@@ -18,7 +18,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from games import send_guard, service, standing
+from games import send_guard, service, standing, takeback
 from games.core import RuleViolation
 from games.errors import ServiceError
 from games.models import GameClock
@@ -26,7 +26,7 @@ from games.models import GameClock
 log = logging.getLogger(__name__)
 
 # Tasks whose last argument is a deadline (ms since the epoch): they wait until then.
-_DEADLINE_TASKS = {"close_window", "turn_timeout"}
+_DEADLINE_TASKS = {"close_window", "turn_timeout", "takeback_expire"}
 
 
 def schedule(name: str, args: list[Any], delay: float = 0.0) -> bool:
@@ -98,6 +98,15 @@ def standing_react(game_id: str, window_id: str) -> str:
     return f"{len(done)} answered"
 
 
+@shared_task(name="games.tasks.takeback_expire")
+def takeback_expire(request_id: str, deadline: int) -> str:
+    """Expire a takeback request still open at its deadline (``games.takeback``)."""
+    if service.clock_ms() < deadline:
+        schedule("takeback_expire", [request_id, deadline])
+        return "early: re-scheduled"
+    return takeback.expire(uuid.UUID(request_id))
+
+
 @shared_task(name="games.tasks.sweep")
 def sweep() -> dict[str, int] | str:
     """Celery beat sends this every FB_SWEEP_SECONDS: one sweep, unless a worker's
@@ -112,7 +121,8 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
     """Do what lost tasks left undone: every window, human turn and bot move overdue by
     more than FB_SWEEP_GRACE_SECONDS, found in the clock table (oldest first, at most
     ``limit`` of each), and the standing reactions of open windows it has not seen yet.
-    Returns how many of each it acted on (``standing``: seats answered)."""
+    Returns how many of each it acted on (``standing``: seats answered; ``takebacks``:
+    takeback requests expired)."""
     now = service.clock_ms() if now is None else now
     cutoff = now - int(settings.FB_SWEEP_GRACE_SECONDS * 1000)
     done = {"windows": 0, "turns": 0, "standing": 0, "bots": 0}
@@ -155,6 +165,7 @@ def sweep_once(now: int | None = None, limit: int = 500) -> dict[str, int]:
             "bot_due_ms",
             lambda r: service.bot_move(game_id=r["game_id"], version=r["version"]),
         )
+    done["takebacks"] = takeback.expire_overdue(now=cutoff)
     if any(done.values()):
         log.info("sweeper: %s", done)
     return done
@@ -209,4 +220,5 @@ _TASKS = {
     "bot_move": bot_move,
     "turn_timeout": turn_timeout,
     "standing_react": standing_react,
+    "takeback_expire": takeback_expire,
 }

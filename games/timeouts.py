@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from django.conf import settings
 
-from games import commands
+from games import absence, commands
 from games.bots import bots_play
 from games.clock import bot_seats, clock_ms
 from games.commands import SYSTEM, derived_command_id, execute
@@ -71,6 +71,11 @@ def turn_timeout(
             )
         except (RuleViolation, ServiceError) as exc:
             log.info("turn timeout %s of %s (seat %s) not played: %s", key, game_id, seat, exc)
+            continue
+        # the abandonment rule (games.absence): K consecutive timeouts put the seat out
+        abandoned = absence.after_timeout(table, seat, now=now)
+        if abandoned is not None:
+            outcome = abandoned
     return with_bots(outcome, table) if outcome is not None else None
 
 

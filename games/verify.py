@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from events.chain import GENESIS, chain_hash, event_body
+from events.chain import GENESIS, chain_hash, exported_event_body
 from games.core import Game, RuleViolation
 from games.registry import get_game
+from games.rng import seed_hash
 from games.ruling_chain import ruling_body, ruling_hash
 
 # Every record format ever exported, with what its proof covers: records verify forever.
@@ -42,24 +43,15 @@ class Report:
     covers: tuple[str, ...] = ()  # what the record's proof covers (its format's)
     rulings_checked: int = 0
     rulings_head: str = GENESIS  # the hash of the last ruling checked (GENESIS: none)
+    rules_version: int = 0  # the versions the game was played under (its first event's)
+    content_version: str | None = None
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
 
-def record_event_body(stream_id: str, e: dict[str, Any]) -> dict[str, Any]:
-    """What the hash of an exported event covers (see ``events.chain.event_body``)."""
-    return event_body(
-        stream_id=stream_id,
-        seq=e["seq"],
-        type=e["type"],
-        schema_version=e["schema_version"],
-        payload=e["payload"],
-        actor=e["actor"],
-        command_id=e["command_id"],
-        recorded_at=e["recorded_at"],
-    )
+record_event_body = exported_event_body  # what the hash of an exported event covers
 
 
 def _check_chain(record: dict[str, Any], report: Report) -> bool:
@@ -75,8 +67,10 @@ def _check_chain(record: dict[str, Any], report: Report) -> bool:
         if chain_hash(prev, body) != e["hash"]:
             report.problems.append(f"seq {index}: hash does not match the event's content")
             return False
-        # `data` (the API's shape) is not hashed: it must say what the hashed payload says
-        if "data" in e and e["data"] != _short(e):
+        # `data` (the API's shape) is not hashed: it must say what the hashed payload says,
+        # as stored (an export made before its shape changed) or upcast to today's shape
+        # (docs/event-store.md, "Upcasting an event's shape")
+        if "data" in e and e["data"] not in (_short(e), _current(record["game"], e)):
             report.problems.append(f"seq {index}: data does not match the hashed payload")
             return False
         prev = e["hash"]
@@ -86,6 +80,16 @@ def _check_chain(record: dict[str, Any], report: Report) -> bool:
 
 def _short(event: dict[str, Any]) -> dict[str, Any]:
     return {"type": event["type"].split(".", 1)[1], **event["payload"]}
+
+
+def _current(game: str, event: dict[str, Any]) -> dict[str, Any]:
+    """An exported event as today's code writes it: its hashed payload upcast from the
+    shape it was written in (``schema_version``) by the game's own upcaster."""
+    if event["type"] == UNDONE:
+        return _short(event)
+    kind = event["type"].split(".", 1)[1]
+    upcast = get_game(game).upcast_event(kind, event["payload"], event["schema_version"])
+    return {"type": kind, **upcast}
 
 
 def record_ruling_body(stream_id: str, r: dict[str, Any], at_hash: str) -> dict[str, Any]:
@@ -212,10 +216,31 @@ def _verify(record: dict[str, Any], rulings_head: str | None) -> Report:
         report.problems.append(f"seq {seq}: recorded {recorded}, the engine derives {derived}")
         return report
 
+    # the recorded events (hashed as stored, checked above) are compared upcast
+    current = [_current(record["game"], e) for e in events]
+    # The versions the game was played under (its first event's), which this service must
+    # still decide: a version is never retired while a record of it must verify.
+    played = definition.played_under(
+        definition.evolve(definition.empty_state(), definition.decode_event(current[0]))
+    )
+    if played.rules not in definition.rules_versions:
+        known = ", ".join(map(str, definition.rules_versions))
+        report.problems.append(
+            f"rules version {played.rules} of {definition.name} is not one this verifier "
+            f"decides ({known})"
+        )
+        return report
+    if played.content is not None and played.content not in definition.content_versions:
+        report.problems.append(
+            f"content version {played.content} is not one this verifier plays "
+            f"({', '.join(definition.content_versions)})"
+        )
+        return report
+    report.rules_version, report.content_version = played.rules, played.content
     setup = [definition.encode_event(e) for e in definition.setup_from_started(started, seed)]
     for i, expected in enumerate(setup):
-        if i >= len(events) or _short(events[i]) != expected:
-            return fail(i + 1, _short(events[i]) if i < len(events) else "nothing", expected)
+        if i >= len(events) or current[i] != expected:
+            return fail(i + 1, current[i] if i < len(events) else "nothing", expected)
     effective: list[Any] = [definition.decode_event(e) for e in setup]
     spans: list[tuple[int, int]] = [(1, len(setup))]
     state = _replay(definition, effective)
@@ -228,6 +253,7 @@ def _verify(record: dict[str, Any], rulings_head: str | None) -> Report:
         ),
         key=lambda c: c["first_seq"],
     )
+    reseeds_used = 0
     for command in commands:
         first, last = command["first_seq"], command["last_seq"]
         if first != next_seq:
@@ -235,7 +261,8 @@ def _verify(record: dict[str, Any], rulings_head: str | None) -> Report:
         recorded = events[first - 1 : last]
         if command["command"]["type"] == "undo":
             marker = recorded[0]
-            if marker["type"] != UNDONE or len(recorded) != 1:
+            reseed_hash = marker["payload"].get("reshuffle_seed_hash")
+            if marker["type"] != UNDONE or (len(recorded) != 1 and reseed_hash is None):
                 return fail(first, marker["type"], UNDONE)
             undone = (marker["payload"]["from_seq"], marker["payload"]["to_seq"])
             if not spans or spans[-1] != undone:
@@ -243,6 +270,31 @@ def _verify(record: dict[str, Any], rulings_head: str | None) -> Report:
             spans.pop()
             del effective[len(effective) - (undone[1] - undone[0] + 1) :]
             state = _replay(definition, effective)
+            if reseed_hash is not None:
+                # an undo across a reveal: the game's reshuffle from a fresh seed, which
+                # the record reveals (``reseeds``, in order) and the marker committed to
+                reseeds = record.get("reseeds") or []
+                if reseeds_used >= len(reseeds):
+                    return fail(first, "a reshuffle from a fresh seed", "no seed revealed for it")
+                reseed = reseeds[reseeds_used]
+                reseeds_used += 1
+                if seed_hash(reseed) != reseed_hash:
+                    report.problems.append(
+                        f"seq {first}: the revealed seed of the undo's reshuffle does not "
+                        "match the reshuffle_seed_hash its marker committed to"
+                    )
+                    return report
+                reshuffle = list(definition.undo_reshuffle(state, reseed))
+                reshuffled = [definition.encode_event(e) for e in reshuffle]
+                shown = current[first:last]
+                if shown != reshuffled:
+                    for offset, (had, should) in enumerate(zip(shown, reshuffled, strict=False)):
+                        if had != should:
+                            return fail(first + 1 + offset, had, should)
+                    return fail(first + 1, f"{len(shown)} events", f"{len(reshuffled)} events")
+                for event in reshuffle:
+                    state = definition.evolve(state, event)
+                effective.extend(reshuffle)
         else:
             try:
                 derived_events = definition.decide(
@@ -254,10 +306,11 @@ def _verify(record: dict[str, Any], rulings_head: str | None) -> Report:
             except RuleViolation as exc:
                 return fail(first, "an accepted command", f"a refusal ({exc.code})")
             derived = [definition.encode_event(e) for e in derived_events]
-            if [_short(e) for e in recorded] != derived:
-                for offset, (got, want) in enumerate(zip(recorded, derived, strict=False)):
-                    if _short(got) != want:
-                        return fail(first + offset, _short(got), want)
+            upcast = current[first - 1 : last]
+            if upcast != derived:
+                for offset, (got, want) in enumerate(zip(upcast, derived, strict=False)):
+                    if got != want:
+                        return fail(first + offset, got, want)
                 return fail(first, f"{len(recorded)} events", f"{len(derived)} events")
             for event in derived_events:
                 state = definition.evolve(state, event)
@@ -267,6 +320,11 @@ def _verify(record: dict[str, Any], rulings_head: str | None) -> Report:
         report.commands_checked += 1
     if next_seq != len(events) + 1:
         return fail(next_seq, "events no command accounts for", "none")
+    if reseeds_used != len(record.get("reseeds") or []):
+        report.problems.append(
+            f"the record reveals {len(record.get('reseeds') or [])} seeds of undo reshuffles, "
+            f"its undos committed to {reseeds_used}"
+        )
     return report
 
 
@@ -279,17 +337,22 @@ def _replay(definition: Game, events: list[Any]) -> Any:
 
 def summary(report: Report) -> str:
     """What an intact record's proof showed, in one line."""
+    played = f"rules version {report.rules_version}"
+    if report.content_version is not None:
+        played += f", content {report.content_version}"
     text = (
         f"OK: {report.events_checked} events, {report.commands_checked} commands "
-        "re-derived from the seed; hash chain intact"
+        f"re-derived from the seed ({played}); hash chain intact"
     )
     if "rulings" not in report.covers:
-        return text + "; rulings not covered (an older record format: export it again)"
-    if not report.rulings_checked:
-        return text + "; no rulings"
-    return text + (
-        f"; rulings chain intact: {report.rulings_checked} rulings, head {report.rulings_head}"
-    )
+        text += "; rulings not covered (an older record format: export it again)"
+    elif not report.rulings_checked:
+        text += "; no rulings"
+    else:
+        text += (
+            f"; rulings chain intact: {report.rulings_checked} rulings, head {report.rulings_head}"
+        )
+    return text
 
 
 def main(argv: Sequence[str] | None = None) -> int:

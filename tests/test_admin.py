@@ -110,3 +110,38 @@ def test_staff_seated_at_a_running_game_see_none_of_its_events_until_it_ends(cli
     )
     assert str(record.command_id) in page(client, "/admin/events/commandrecord/", q="alice")
     page(client, f"/admin/events/storedevent/{event.pk}/change/")
+
+
+def test_the_table_list_shows_results_rulings_and_replays(staff_client, game) -> None:
+    """Issue 29: each table's result, its rulings and a link to its replay."""
+    from games import reviews
+    from games.models import Table
+
+    boss = get_user_model().objects.get(username="boss")
+    listing = page(staff_client, "/admin/games/table/", q=str(game.id))
+    assert '<td class="field-result">running</td>' in listing
+    assert f'href="/games/{game.id}/replay"' in listing
+    reviews.ruling_record(table=game, user=boss, kind="note", reason="Watching seat 1.")
+    reviews.ruling_record(
+        table=Table.objects.get(id=game.id),
+        user=boss,
+        kind="award",
+        winners=[1],
+        reason="alice left the hall.",
+    )
+    listing = page(staff_client, "/admin/games/table/", q=str(game.id))
+    assert "won by 1 bob (ruling" in listing
+    assert "note: Watching seat 1." in listing and "award to [1]: alice left the hall." in listing
+    detail = page(staff_client, f"/admin/games/table/{game.id}/change/")
+    assert "won by 1 bob (ruling" in detail and f"/games/{game.id}/replay" in detail
+
+
+def test_the_table_list_says_a_game_ended_by_abandonment(staff_client) -> None:
+    from games import absence
+    from games.models import Table
+
+    table = human_table(2)
+    Table.objects.filter(id=table.id).update(turn_seconds=30, abandon_after=1)
+    absence.abandon(Table.objects.get(id=table.id), 0, now=0, timeouts=1)
+    listing = page(staff_client, "/admin/games/table/", q=str(table.id))
+    assert "won by 1 bob (abandonment: seat 0 alice out)" in listing

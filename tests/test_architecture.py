@@ -12,6 +12,7 @@ caught too.
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,7 @@ def pure_files(games_dir: Path) -> list[Path]:
         "twins.py",
         "notices.py",
         "contract_schema.py",
+        "positions.py",
     )
     files = [games_dir / name for name in shared if (games_dir / name).exists()]
     for package in pure_packages(games_dir):
@@ -58,9 +60,10 @@ def _module_name(path: Path, root: Path) -> tuple[str, bool]:
 
 def _allowed_games_module(name: str, games_dir: Path) -> bool:
     """Inside games/, a pure module may import games, games.core, games.adapter, games.rng,
-    games.twins, games.contract_schema and the rules packages."""
+    games.twins, games.contract_schema, games.positions and the rules packages."""
     parts = name.split(".")
-    if len(parts) == 1 or parts[1] in ("core", "adapter", "rng", "twins", "contract_schema"):
+    pure = ("core", "adapter", "rng", "twins", "contract_schema", "positions")
+    if len(parts) == 1 or parts[1] in pure:
         return True
     return parts[1] in {p.name for p in pure_packages(games_dir)}
 
@@ -223,6 +226,7 @@ API_MAY_IMPORT = {
     "games",
     "games.core",
     "games.contract_schema",
+    "games.positions",
     "games.registry",
     "games.errors",
     "games.service",
@@ -251,6 +255,71 @@ def test_the_api_reaches_the_store_only_through_the_service():
     assert problems == []
 
 
+# What tournaments/ may use of the games app: what the API may, the pure pieces an
+# offline verifier needs (the shared seeded randomness, a game's record and its verifier),
+# and the results readers beside the service read (what the turn clock did, for the queue).
+TOURNAMENTS_MAY_IMPORT = API_MAY_IMPORT | {
+    "games.rng",
+    "games.record",
+    "games.verify",
+    "games.results",
+}
+# Its pure core: the seating, the standings, the log's fold and chain, the derivations
+# and the verifier (no Django, no I/O, no clock, no global random).
+TOURNAMENTS_PURE = ("formats.py", "standings.py", "log.py", "derive.py", "verify.py")
+TOURNAMENTS_PURE_MAY_IMPORT = {"games.core", "games.rng", "games.registry", "games.verify"}
+
+
+def test_tournaments_reach_games_only_through_the_service():
+    """Like the API: tables and games through the lobby, the facade, the reads, the record
+    and the reviews; the store only through its pure hash chain (``events.chain``)."""
+    problems = []
+    for path in python_files("tournaments"):
+        for line, name in imports_of(path, REPO):
+            parts = name.split(".")
+            if (
+                parts[0] == "events"
+                and ".".join(parts[:2]) != "events.chain"
+                or parts[0] == "games"
+                and ".".join(parts[:2]) not in TOURNAMENTS_MAY_IMPORT
+                or parts[0] in {"api", "web", "webhooks"}
+            ):
+                problems.append(f"{path.relative_to(REPO)}:{line}: imports {name}")
+    assert problems == []
+
+
+def test_the_tournaments_core_is_pure():
+    """No framework, no store but its pure hash chain, no clock, no global random."""
+    own = {f"tournaments.{Path(name).stem}" for name in TOURNAMENTS_PURE}
+    allowed = own | TOURNAMENTS_PURE_MAY_IMPORT | {"events.chain"}
+    banned = FORBIDDEN | {"games", "tournaments", "web", "webhooks", "time", "datetime", "random"}
+
+    def ok(name: str) -> bool:
+        if name in {"games", "tournaments"}:  # `from games import x`: x is checked too
+            return True
+        if any(name == a or name.startswith(a + ".") for a in allowed):
+            return True
+        return name.split(".")[0] not in banned
+
+    problems = [
+        f"tournaments/{name}:{line}: imports {imported}"
+        for name in TOURNAMENTS_PURE
+        for line, imported in imports_of(REPO / "tournaments" / name, REPO)
+        if not ok(imported)
+    ]
+    assert problems == []
+
+
+def test_the_games_and_the_store_never_import_the_tournaments():
+    problems = [
+        f"{path.relative_to(REPO)}:{line}: imports {name}"
+        for path in python_files("games", "events")
+        for line, name in imports_of(path, REPO)
+        if name.split(".")[0] == "tournaments"
+    ]
+    assert problems == []
+
+
 def test_the_games_and_the_store_never_import_the_webhooks():
     """The webhooks hang off what the service commits (the event log, the rulings):
     ``webhooks.relay`` reads them; nothing in ``games/`` or ``events/`` calls the webhooks."""
@@ -259,6 +328,54 @@ def test_the_games_and_the_store_never_import_the_webhooks():
         for path in python_files("games", "events")
         for line, name in imports_of(path, REPO)
         if name.split(".")[0] == "webhooks"
+    ]
+    assert problems == []
+
+
+# What the ratings may use of the games app: a finished game's result and a player's
+# recent games (``games.results``), the registry, the interface and the refusals; of the
+# store, only its announcements and the workers' thread that follows them (as the webhook
+# relay's does).
+RATINGS_MAY_IMPORT = {
+    "games",
+    "games.core",
+    "games.errors",
+    "games.registry",
+    "games.results",
+    "events",
+    "events.notify",
+    "events.followers",
+}
+
+
+def test_the_ratings_read_games_only_through_their_results():
+    problems = []
+    for path in python_files("ratings"):
+        for line, name in imports_of(path, REPO):
+            parts = name.split(".")
+            if parts[0] in {"games", "events"} and ".".join(parts[:2]) not in RATINGS_MAY_IMPORT:
+                problems.append(f"{path.relative_to(REPO)}:{line}: imports {name}")
+    assert problems == []
+
+
+def test_the_rating_core_is_pure():
+    """``ratings/core.py`` is the model alone: the standard library and openskill."""
+    allowed = {"__future__", "openskill"} | set(sys.stdlib_module_names)
+    found = [
+        f"ratings/core.py:{line}: imports {name}"
+        for line, name in imports_of(REPO / "ratings" / "core.py", REPO)
+        if name.split(".")[0] not in allowed
+    ]
+    assert found == []
+
+
+def test_nothing_the_ratings_read_imports_the_ratings():
+    """The ratings hang off what the service commits; the API reads them (a profile)."""
+    problems = [
+        f"{path.relative_to(REPO)}:{line}: imports {name}"
+        for path in python_files("games", "events", "webhooks")
+        for line, name in imports_of(path, REPO)
+        if name.split(".")[0] == "ratings"
     ]
     assert problems == []
 
@@ -279,7 +396,7 @@ def test_only_a_game_and_the_registry_import_a_game_package():
     """A game's package is imported by itself, its web pages and the registry only."""
     packages = game_packages()
     problems = []
-    for path in python_files("api", "events", "games", "fbservice", "web"):
+    for path in python_files("api", "events", "games", "fbservice", "web", "ratings"):
         relative = path.relative_to(REPO)
         if relative.as_posix() == "games/registry.py":
             continue

@@ -2,7 +2,7 @@
 
 A game's own places are its rules package (``games/<game>/``), the registry
 (``games/registry.py``) and its pages (``web/games/<game>.py``, ``web/templates/web/<game>/``,
-``web/static/web/<game>/``, and their registry ``web/games/__init__.py``). Everywhere else under games/, events/, api/, web/, webhooks/ and
+``web/static/web/<game>/``, and their registry ``web/games/__init__.py``). Everywhere else under games/, events/, api/, web/, webhooks/, ratings/ and
 fbservice/, a Python, JavaScript, HTML or CSS file that names a registered game (its name or
 its title, in any case, with ``_``, ``-``, a space or nothing between the words) or the next
 one (Scarface 1920) fails; comments and docstrings count. Platform code talks to games
@@ -25,7 +25,7 @@ from pathlib import Path
 from games.registry import GAMES
 
 REPO = Path(__file__).resolve().parent.parent
-ROOTS = ("games", "events", "api", "web", "webhooks", "fbservice")
+ROOTS = ("games", "events", "api", "web", "webhooks", "fbservice", "ratings", "tournaments")
 SUFFIXES = (".py", ".js", ".html", ".css")
 NEXT = ("scarface",)  # registered next: it must find nothing to undo either
 

@@ -1,6 +1,8 @@
-"""Whole-game harnesses and sealed passes (games/sealing.py, docs/rules.md "Passes are
-sealed"): at a table of people a person's pass is recorded, not shown to the rules, so the
-game keeps waiting on a seat that has passed until the window's deadline. A harness asks
+"""Whole-game harnesses and sealed passes (games/sealing.py, docs/rules.md "Hand passes are
+public, automatic passes are sealed"): at a table of people a harness's pass, made as the
+seat's own command, is a pass by hand (an event, ending the window once every seat
+answered); an automatic pass (standing reactions) or a bot's is recorded, not shown to the
+rules, so the game keeps waiting on that seat until the window's deadline. A harness asks
 who still has to answer, and when nobody has, lets the window run out as its timer would."""
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ def to_answer(game_id: Any, state: Any, game: str = "family_business") -> list[i
 
 
 def run_out(game_id: Any, state: Any, game: str = "family_business") -> bool:
-    """Close the open window at its deadline if every seat it waits on has passed (sealed);
+    """Close the open window at its deadline if every seat it waits on has passed sealed
+    (automatically, or a bot);
     True if it did."""
     window = get_game(game).status(state).window
     if window is None or to_answer(game_id, state, game):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from web import views
+from web import tournaments, views
 
 app_name = "web"
 
@@ -13,4 +13,7 @@ urlpatterns = [
     path("games/<uuid:game_id>", views.game, name="game"),
     path("games/<uuid:game_id>/replay", views.replay, name="replay"),
     path("games/<slug:name>/rules", views.rules, name="rules"),
+    path("players/<str:username>", views.player, name="player"),
+    path("tournaments", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/<uuid:tournament_id>", tournaments.tournament, name="tournament"),
 ]

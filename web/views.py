@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -27,6 +28,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games import selectors
+from games.absence import abandon_after_checked
 from games.core import Game
 from games.registry import GAMES
 from web import sign_in
@@ -111,6 +113,8 @@ def _lobby_entry(game: Game) -> dict[str, Any]:
         "max_players": game.max_players,
         "bot_kinds": list(game.bot_kinds),
         "timeout_policies": list(game.timeout_policies),
+        # the abandonment rule's default, 0 in a game without resign (docs/rules.md)
+        "abandon_after": abandon_after_checked(game, None),
         "options": [option.as_json() for option in game.table_options],
     }
 
@@ -144,6 +148,7 @@ def _table_page(request: HttpRequest, game_id: uuid.UUID, page: str) -> HttpResp
         "gameId": str(game_id),
         "me": request.user.pk,
         "staff": bool(getattr(request.user, "is_staff", False)),
+        "title": known.title,
     }
     if page == "game":
         config["feedWait"] = _feed_wait()
@@ -167,9 +172,24 @@ def _generic_replay(request: HttpRequest, game_id: uuid.UUID, title: str) -> Htt
         "gameId": str(game_id),
         "me": request.user.pk,
         "staff": bool(getattr(request.user, "is_staff", False)),
+        "title": title,
     }
     context = {"game_id": str(game_id), "catalogue": {}, "config": config, "title": title}
     return render(request, "web/replay.html", context)
+
+
+@ensure_csrf_cookie
+@login_required(login_url=LOGIN_URL)
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's profile: ratings, their history and recent games (from the API's
+    ``GET /players/{username}``, docs/ratings.md); a page that says so for nobody."""
+    possible = "\x00" not in username and len(username) <= 150  # as the API looks them up
+    users = get_user_model().objects
+    if not (possible and users.filter(username=username, is_active=True).exists()):
+        return render(
+            request, "web/no_player.html", {"username": username}, status=HTTPStatus.NOT_FOUND
+        )
+    return render(request, "web/player.html", {"username": username})
 
 
 @ensure_csrf_cookie

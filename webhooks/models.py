@@ -32,6 +32,9 @@ KINDS = (
     TABLE_FILLED,
     GAME_FINISHED,
     *sorted({kind for game in GAMES.values() for kind in game.notice_kinds}),
+    # a tournament's (webhooks.tournament_relay, from its log)
+    "round.started",
+    "tournament.finished",
     "all",
 )
 

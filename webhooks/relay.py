@@ -363,6 +363,23 @@ LIMIT %s
 """
 
 
+def mark_relayed(stream_id: uuid.UUID) -> None:
+    """A game restored from a record (``manage.py import_game``) is history, not news:
+    its cursor starts at its last event and its latest deciding ruling, finished, so the
+    relay sends none of its notices (in the caller's transaction, with the restore)."""
+    last = StoredEvent.objects.filter(stream_id=stream_id).order_by("-seq").first()
+    deciding = (
+        Ruling.objects.filter(table_id=stream_id, kind__in=["award", "void"])
+        .order_by("-id")
+        .values_list("id", flat=True)
+        .first()
+    )
+    RelayCursor.objects.update_or_create(
+        stream_id=stream_id,
+        defaults={"seq": last.seq if last else 0, "ruling": deciding or 0, "finished": True},
+    )
+
+
 def behind(limit: int = 1000) -> list[uuid.UUID]:
     """Games with committed events or deciding rulings the relay has not relayed yet (a
     missed notification, a relay that was down); a finished game only for a ruling."""

@@ -46,6 +46,10 @@ class DatabaseThreads:
         call = functools.partial(_unit, fn, *args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
+    def queued(self) -> int:
+        """Units of work waiting for a thread."""
+        return self._executor._work_queue.qsize()
+
     def close(self) -> None:
         """Close every thread's connections and stop the threads (a test database can
         then be dropped; a server shutting down leaves no connection behind)."""

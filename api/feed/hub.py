@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from api.feed.dbthreads import DatabaseThreads
+from api.feed.metrics import METRICS
 from games import feed
 from games.feed import FeedRow
 
@@ -53,6 +54,9 @@ class Batch:
     rows: list[FeedRow]  # ... in order (at most BATCH of them, as the hub reads)
     version: int  # the stream's latest seq when read
     finished: bool  # the game is over
+    # when the read began and ended (``time.time()``; ``api.feed.metrics``' stages)
+    read_begun: float = 0.0
+    read_done: float = 0.0
     # each viewer's redaction of ``rows``, made by the first subscriber that needs it, and
     # each document's server-sent-event message (by the document's id)
     documents: dict[Any, list[dict[str, Any]]] = field(default_factory=dict)
@@ -67,8 +71,19 @@ class Batch:
 def read_batch(stream_id: uuid.UUID, since: int, limit: int = BATCH) -> Batch:
     """(In a database thread.) The events after ``since`` (at most ``limit``), the
     stream's latest seq and whether the game has finished: one query."""
+    begun = time.time()
     read = feed.read_stream(stream_id, since, limit)
-    return Batch(since, read.rows, read.version, read.finished)
+    return Batch(since, read.rows, read.version, read.finished, begun, time.time())
+
+
+def _observe_read(batch: Batch, heard: float, known: int) -> None:
+    """The first stages of the events this read found that were announced (past ``known``,
+    the furthest any earlier read of the stream reached)."""
+    for row in batch.rows:
+        if row.seq > known:
+            METRICS.since("commit", row.recorded_at.timestamp(), heard)
+    METRICS.since("queued", heard, batch.read_begun)
+    METRICS.since("read", batch.read_begun, batch.read_done)
 
 
 class Subscription:
@@ -114,6 +129,8 @@ class _Stream:
         self.last: Batch | None = None
         self.last_epoch = -1
         self.idle_since: float | None = None  # when its last subscriber left
+        self.heard: float | None = None  # when the first announcement not read yet came
+        self.read_to = 0  # the furthest seq a read of the stream reached
 
 
 class Hub:
@@ -187,6 +204,7 @@ class Hub:
         if stream.last is not None and stream.last.version > batch.version:
             return
         stream.version = max(stream.version, batch.version)
+        stream.read_to = max(stream.read_to, batch.version)
         stream.last, stream.last_epoch = batch, epoch
 
     @property
@@ -217,6 +235,8 @@ class Hub:
             stream.last = None
         stream.version = max(stream.version, seq)
         if stream.subscribers:
+            if stream.heard is None:
+                stream.heard = time.time()
             self._read_soon(stream_id, stream)
         # else: the remembered batch is now older than the stream (``remembered`` says so)
 
@@ -238,8 +258,12 @@ class Hub:
                 epoch = self._epoch
                 known = [s.after for s in stream.subscribers if s.after is not None]
                 since = min(known, default=stream.version)
+                heard, stream.heard = stream.heard, None
                 try:
                     batch = await self.threads.run(read_batch, stream_id, since)
+                    if heard is not None:
+                        _observe_read(batch, heard, max(stream.read_to, batch.since))
+                    stream.read_to = max(stream.read_to, batch.version)
                 except Exception:
                     log.exception("feed: could not read stream %s; retrying", stream_id)
                     await asyncio.sleep(0.5)

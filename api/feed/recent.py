@@ -20,6 +20,7 @@ from typing import Generic, TypeVar
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
 
+from api.feed.metrics import METRICS
 from games.reads import Access
 
 K = TypeVar("K")
@@ -58,7 +59,7 @@ class _Expiring(Generic[K, V]):
 def token_of(request: HttpRequest) -> str | None:
     """The request's ``Authorization`` header if it carries a token (the key the user is
     remembered by); None for anything else."""
-    header = request.headers.get("Authorization", "")
+    header: str = request.META.get("HTTP_AUTHORIZATION", "")
     scheme, _, key = header.partition(" ")
     if scheme.lower() in ("token", "bearer") and 0 < len(key) <= 200:
         return header
@@ -72,6 +73,8 @@ class Recent:
         self.seconds = seconds
         self._users: _Expiring[str, AbstractBaseUser] = _Expiring(seconds)
         self._access: _Expiring[tuple[uuid.UUID, int], Access] = _Expiring(seconds)
+        # when a token's long-poll of a game was last answered (``time.time()``)
+        self._answered: _Expiring[tuple[str, uuid.UUID], float] = _Expiring(seconds)
 
     def access(self, request: HttpRequest, game_id: uuid.UUID) -> Access | None:
         """The caller's access to ``game_id`` if both were seen within the last seconds."""
@@ -91,3 +94,17 @@ class Recent:
         user = access.user
         self._users.put(token, user)
         self._access.put((access.table.id, int(user.pk)), access)
+
+    def answered(self, request: HttpRequest, game_id: uuid.UUID) -> None:
+        """A long-poll of ``game_id`` was answered now."""
+        token = token_of(request)
+        if token is not None:
+            self._answered.put((token, game_id), time.time())
+
+    def came_back(self, request: HttpRequest, game_id: uuid.UUID, arrived: float) -> None:
+        """A long-poll arrived at ``arrived``: observe how long after the same caller's
+        last answer (``api.feed.metrics``' ``reopen``)."""
+        token = token_of(request)
+        answered = self._answered.get((token, game_id)) if token is not None else None
+        if answered is not None:
+            METRICS.since("reopen", answered, arrived)

@@ -36,9 +36,11 @@ from rest_framework.views import APIView
 
 from api.base import REQUEST_ID_HEADER, request_id
 from api.errors import ApiError, exception_handler
+from api.feed import metrics
 from api.feed.dbthreads import DatabaseThreads
 from api.feed.hub import Batch, Hub, read_batch
 from api.feed.limits import Limits
+from api.feed.metrics import METRICS
 from api.feed.recent import Recent
 from api.serializers import FeedQuerySerializer, StreamQuerySerializer, seq_of
 from games.models import Table
@@ -85,6 +87,7 @@ def threads() -> DatabaseThreads:
     global _threads
     if _threads is None:
         _threads = DatabaseThreads(settings.FB_FEED_DB_THREADS)
+        metrics.watch_queue("feed_db_queue", _threads.queued)
     return _threads
 
 
@@ -100,6 +103,7 @@ async def shutdown() -> None:
     found = _states.pop(id(asyncio.get_running_loop()), None)
     if found is not None:
         await found.hub.stop()
+    await metrics.stop_sampler()
     await asyncio.get_running_loop().run_in_executor(None, close_threads)
 
 
@@ -125,7 +129,14 @@ def state() -> _LoopState:
         found = _states[id(loop)] = _LoopState(
             loop, Hub(threads()), Limits(), Recent(settings.FB_FEED_RECENT_SECONDS)
         )
+        start_metrics()
     return found
+
+
+def start_metrics() -> None:
+    """This loop's sampler of ``api.feed.metrics`` (the server's start, or the first
+    feed request)."""
+    metrics.start_sampler(settings.FB_METRICS_DIR or None, settings.FB_METRICS_LOG_SECONDS)
 
 
 # --- opening a feed (in a database thread) -------------------------------------------------
@@ -149,12 +160,25 @@ def _signed_in(request: HttpRequest) -> AbstractBaseUser:
     return cast(AbstractBaseUser, user)
 
 
+# Valid queries by their text: a long-poll asks the same few queries again and again, and a
+# serializer's validation costs more than the rest of an answer from memory.
+_valid_queries: dict[tuple[Any, ...], dict[str, Any]] = {}
+VALID_QUERIES_KEPT = 4096  # then forgotten all at once (they are few: after=N&wait=25)
+
+
 def parsed_query(request: HttpRequest, query_class: type[Serializer[Any]]) -> dict[str, Any]:
     """The query (``after`` taken from ``Last-Event-ID`` on a stream that resumes)."""
-    query = query_class(data=request.GET)
-    query.is_valid(raise_exception=True)
-    data = dict(query.validated_data)
-    last_id = request.headers.get("Last-Event-ID", "").strip()
+    key = (query_class, request.META.get("QUERY_STRING", ""), settings.FB_FEED_MAX_WAIT)
+    valid = _valid_queries.get(key)
+    if valid is None:
+        query = query_class(data=request.GET)
+        query.is_valid(raise_exception=True)
+        valid = dict(query.validated_data)
+        if len(_valid_queries) >= VALID_QUERIES_KEPT:
+            _valid_queries.clear()
+        _valid_queries[key] = valid
+    data = dict(valid)
+    last_id = request.META.get("HTTP_LAST_EVENT_ID", "").strip()
     if last_id and "after" in data and query_class is StreamQuerySerializer:
         after = seq_of(last_id)  # any number of digits: past the end is "nothing new yet"
         if after is None:
@@ -204,6 +228,24 @@ def visible_documents(access: Access, batch: Batch, after: int) -> list[dict[str
     return [d for d in documents if after < d["seq"] <= upto]
 
 
+def delivered(batch: Batch, documents: list[dict[str, Any]], ready: float) -> None:
+    """Observe the last stages of ``documents`` (of ``batch``, held since ``ready``), just
+    written to their subscriber."""
+    now = time.time()
+    for document in documents:
+        METRICS.since("written", ready, now)
+        index = document["seq"] - batch.since - 1  # a batch's rows are consecutive seqs
+        if 0 <= index < len(batch.rows):
+            METRICS.since("total", batch.rows[index].recorded_at.timestamp(), now)
+
+
+def handed(batch: Batch) -> float:
+    """A subscriber holds its documents of an announced ``batch``: now (observed)."""
+    now = time.time()
+    METRICS.since("handed", batch.read_done, now)
+    return now
+
+
 async def _catch_up(access: Access, after: int) -> tuple[Access, Batch]:
     """What the viewer has missed after ``after``: remembered by the hub, or read."""
     hub = state().hub
@@ -243,7 +285,7 @@ async def opened_feed(
 
 
 def _wants_event_stream(request: HttpRequest) -> bool:
-    accept = request.headers.get("Accept", "")
+    accept = request.META.get("HTTP_ACCEPT", "")
     return "text/event-stream" in accept and "json" not in accept
 
 
@@ -254,6 +296,7 @@ def error_response(request: HttpRequest, exc: Exception) -> HttpResponse:
     if handled is None:  # pragma: no cover - the handler answers every exception
         raise exc
     body = handled.data
+    METRICS.count(f"refused_{body.get('code', handled.status_code)}")
     if _wants_event_stream(request):
         response: HttpResponse = HttpResponse(
             f"event: error\ndata: {json.dumps(body)}\n\n",
@@ -277,11 +320,19 @@ def error_response(request: HttpRequest, exc: Exception) -> HttpResponse:
 # --- long-poll -----------------------------------------------------------------------------
 
 SPREAD_FROM = 10.0  # seconds: shorter waits are kept exactly
+# A stream at its planned end: the reconnect delay it asks for, and how long it keeps
+# delivering after its handover message (a client that opens the next stream meanwhile
+# misses no moment).
+HANDOVER_RETRY_MS = (50, 250)
+HANDOVER_SECONDS = 5.0
+# A stream shed under load asks its client to come back later than usual.
+SHED_RETRY_MS = (5_000, 10_000)
 
 
 def spread(wait: float) -> float:
-    """A long wait ends at a random point of its last fifth: clients that all connected
-    at once (a deploy, a network blip) do not all come back at once, every time."""
+    """A long wait (or a stream's lifetime) ends at a random point of its last fifth:
+    clients that all connected at once (a deploy, a network blip) do not all come back at
+    once, every time."""
     return wait if wait < SPREAD_FROM else wait * random.uniform(0.8, 1.0)  # noqa: S311
 
 
@@ -290,6 +341,7 @@ async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
     ends with the first events the caller may see, or once the game is over (the answer's
     ``finished`` says so): at once if it already was, since nothing more will be appended,
     or when a ruling ends it without an event."""
+    arrived = time.time()
     local = state()
     try:
         local.limits.check_capacity()  # before any database work: shed load cheaply
@@ -301,6 +353,9 @@ async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
             assert batch is not None  # noqa: S101 - read=True
             subscription.after = after
             found = visible_documents(access, batch, after)
+            ready = time.time()
+            METRICS.since("open", arrived, ready)
+            local.recent.came_back(request, access.table.id, arrived)
             with local.limits.slot(opened.user_id) as slot:
                 slot.wakers.append(subscription.interrupt)
                 until = time.monotonic() + spread(wait)
@@ -314,6 +369,7 @@ async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
                         continue
                     access, batch = _as_of(access, news), news
                     found = visible_documents(access, batch, after)
+                    ready = handed(batch)
                     if not found and access.visible(batch.version) > after:
                         access, batch = await _catch_up(access, after)  # it fell behind
                         found = visible_documents(access, batch, after)
@@ -321,6 +377,9 @@ async def feed(request: HttpRequest, game_id: str) -> HttpResponse:
         return error_response(request, exc)
     visible = access.visible(batch.version)
     shown = found[:limit]
+    delivered(batch, shown, ready)
+    METRICS.count("answers" if shown else "empty_answers")
+    local.recent.answered(request, access.table.id)
     response = JsonResponse(
         {
             "version": visible,
@@ -344,6 +403,7 @@ def message(document: dict[str, Any]) -> str:
 
 async def feed_stream(request: HttpRequest, game_id: str) -> HttpResponseBase:
     """``GET /api/v1/games/<id>/events/stream`` (see ``FeedStreamView``)."""
+    arrived = time.time()
     try:
         opened = await opened_feed(request, game_id, StreamQuerySerializer, read=False)
         state().limits.check(opened.user_id)
@@ -352,7 +412,12 @@ async def feed_stream(request: HttpRequest, game_id: str) -> HttpResponseBase:
     # The stream subscribes, then reads, when it starts: a stream never started holds
     # nothing, and nothing appended in between is lost.
     response = StreamingHttpResponse(
-        _stream(opened, lifetime=settings.FB_SSE_LIFETIME, heartbeat=settings.FB_SSE_HEARTBEAT),
+        _stream(
+            opened,
+            lifetime=settings.FB_SSE_LIFETIME,
+            heartbeat=settings.FB_SSE_HEARTBEAT,
+            arrived=arrived,
+        ),
         content_type="text/event-stream; charset=utf-8",
     )
     response["Cache-Control"] = "no-cache"
@@ -361,45 +426,86 @@ async def feed_stream(request: HttpRequest, game_id: str) -> HttpResponseBase:
     return response
 
 
-async def _stream(opened: Opened, *, lifetime: float, heartbeat: float) -> AsyncIterator[str]:
+def _retry(low_ms: int, high_ms: int) -> str:
+    """A ``retry:`` field: how long ``EventSource`` waits before it reconnects, spread so
+    that streams ended together do not all come back together."""
+    return f"retry: {random.randint(low_ms, high_ms)}\n"  # noqa: S311 - spreading load
+
+
+def handover_message(after: int, seconds: float) -> str:
+    """The stream is at its planned end: reconnect now (``retry``), or open the next
+    stream from ``after`` and close this one, which keeps delivering for ``seconds``."""
+    data = json.dumps({"after": after, "seconds": seconds})
+    return f"{_retry(*HANDOVER_RETRY_MS)}event: handover\ndata: {data}\n\n"
+
+
+async def _stream(
+    opened: Opened, *, lifetime: float, heartbeat: float, arrived: float
+) -> AsyncIterator[str]:
     """Everything after ``after`` the viewer may see, then each new event as it comes;
     ``: ping`` every ``heartbeat`` seconds; ``event: end`` once the game is over and all
-    of it was sent; the stream ends after ``lifetime`` seconds (the client resumes with
-    ``Last-Event-ID``) or when the server sheds it under load."""
+    of it was sent. After ``lifetime`` seconds the stream hands over (``handover_message``)
+    and ends ``HANDOVER_SECONDS`` later; when the server sheds it under load it ends at
+    once, asking the client to come back later than usual."""
     access, after = opened.access, opened.query["after"]
     local = state()
-    started = time.monotonic()
+    # spread like a long wait: streams opened together (a deploy, a client's restart) would
+    # otherwise all hand over together, every lifetime, each opening a connection at once
+    ends_at = time.monotonic() + spread(lifetime)
+    handing_over = False
+    ended = "gone"  # how the stream ended (``api.feed.metrics``' counters)
     yield "retry: 2000\n\n"
-    with (
-        local.limits.slot(opened.user_id, checked=True) as slot,
-        local.hub.subscribe(access.table.id, after) as subscription,
-    ):
-        slot.wakers.append(subscription.interrupt)
-        access, batch = await _catch_up(access, after)
-        while True:
-            for document in visible_documents(access, batch, after):
-                text = batch.messages.get(id(document))
-                if text is None:
-                    text = batch.messages[id(document)] = message(document)
-                yield text
-                after = subscription.after = document["seq"]
-            visible = access.visible(batch.version)
-            if after < visible:
-                access, batch = await _catch_up(access, after)  # more than one batch
-                continue
-            if access.finished:
-                yield "event: end\ndata: {}\n\n"
-                return
-            quiet_since = time.monotonic()
-            news = None
-            while news is None:
-                left = lifetime - (time.monotonic() - started)
-                if left <= 0 or slot.shed.is_set():
+    try:
+        with (
+            local.limits.slot(opened.user_id, checked=True) as slot,
+            local.hub.subscribe(access.table.id, after) as subscription,
+        ):
+            slot.wakers.append(subscription.interrupt)
+            access, batch = await _catch_up(access, after)
+            ready = time.time()
+            METRICS.since("open", arrived, ready)
+            while True:
+                documents = visible_documents(access, batch, after)
+                for document in documents:
+                    text = batch.messages.get(id(document))
+                    if text is None:
+                        text = batch.messages[id(document)] = message(document)
+                    yield text
+                    after = subscription.after = document["seq"]
+                delivered(batch, documents, ready)
+                METRICS.count("frames", len(documents))
+                visible = access.visible(batch.version)
+                if after < visible:
+                    access, batch = await _catch_up(access, after)  # more than one batch
+                    ready = time.time()
+                    continue
+                if access.finished:
+                    ended = "finished"
+                    yield "event: end\ndata: {}\n\n"
                     return
-                news = await subscription.next(
-                    min(left, heartbeat - (time.monotonic() - quiet_since))
-                )
-                if news is None and time.monotonic() - quiet_since >= heartbeat - 0.001:
-                    yield ": ping\n\n"
-                    quiet_since = time.monotonic()
-            access, batch = _as_of(access, news), news
+                quiet_since = time.monotonic()
+                news = None
+                while news is None:
+                    now = time.monotonic()
+                    if slot.shed.is_set():
+                        ended = "shed"
+                        yield _retry(*SHED_RETRY_MS) + "\n"
+                        return
+                    if now >= ends_at:
+                        if handing_over:
+                            ended = "lifetime"
+                            return
+                        handing_over = True
+                        ends_at = now + HANDOVER_SECONDS
+                        yield handover_message(after, HANDOVER_SECONDS)
+                        continue
+                    news = await subscription.next(
+                        min(ends_at - now, heartbeat - (now - quiet_since))
+                    )
+                    if news is None and time.monotonic() - quiet_since >= heartbeat - 0.001:
+                        yield ": ping\n\n"
+                        quiet_since = time.monotonic()
+                access, batch = _as_of(access, news), news
+                ready = handed(batch)
+    finally:
+        METRICS.count(f"stream_end_{ended}")

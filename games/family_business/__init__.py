@@ -6,8 +6,9 @@ from .errors import CODES, RuleViolation
 from .events import Event
 from .evolve import evolve, replay
 from .legal import Option, awaiting, legal_commands, sample_command, timeout_discard
+from .revisions import RULES_VERSION, RULES_VERSIONS
 from .rules import SYSTEM, decide
-from .setup import RULES_VERSION, Options, PlayerSpec, initial_state, setup_events
+from .setup import Options, PlayerSpec, initial_state, setup_events
 from .state import GameState, PlayerState, Window
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "KIND_INFO",
     "MOBSTER_FAMILY",
     "RULES_VERSION",
+    "RULES_VERSIONS",
     "SYSTEM",
     "CloseWindow",
     "Command",

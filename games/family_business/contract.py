@@ -86,6 +86,57 @@ REDACTION = Redaction(
     absent={"GameStarted": frozenset({"seed", "stacked_deck", "salt"})},
     nulled={name: frozenset({"cards"}) for name in REDACTED_CARDS},
     counted=REDACTED_CARDS,
+    optional={"GameStarted": frozenset({"position"})},
+)
+FIELD_SCHEMAS["GameStarted.position"] = {
+    **ref("Position"),
+    "description": "Only in a game started from a position: the position, as you may see it.",
+}
+CARD_IDS: JsonSchema = {"type": "array", "items": CARD_ID}
+POSITION_PLAYER: JsonSchema = closed(
+    {
+        "family": {"type": "string", "description": "A family id (docs/rules.md#mobsters)."},
+        "hand": {**nullable(CARD_IDS), "description": "null when hidden from you."},
+        "hand_count": {"type": "integer", "minimum": 0},
+        "crew": MOBSTER_IDS,
+        "out": {"type": "boolean", "default": False},
+        "resigned": {"type": "boolean", "default": False},
+    },
+    ["family", "hand", "crew"],
+    "One seat of a start position, in seat order.",
+)
+POSITION: JsonSchema = closed(
+    {
+        "rules_version": {"type": "integer", "minimum": 1, "description": "Default: newest."},
+        "advanced": {"type": "boolean", "default": False},
+        "reaction_seconds": {"type": "integer", "minimum": 1, "maximum": 300, "default": 10},
+        "players": {"type": "array", "items": ref("PositionPlayer"), "minItems": 2, "maxItems": 6},
+        "deck": {**nullable(CARD_IDS), "description": "Top first; null when hidden from you."},
+        "deck_count": {"type": "integer", "minimum": 0},
+        "discard": {**CARD_IDS, "description": "Top last."},
+        "hit_list": {**MOBSTER_IDS, "description": "Index 0 stands against the wall."},
+        "graveyard": MOBSTER_IDS,
+        "mob_war": {"type": "integer", "enum": [0, 1, 2], "default": 0},
+        "turn_seat": SEAT,
+        "turn": {"type": "integer", "minimum": 1},
+        "window": {
+            **nullable({"type": "object"}),
+            "description": "An open reaction window or decision, as the state holds it.",
+        },
+        "windows_opened": {"type": "integer", "minimum": 0, "default": 0},
+        "last_window": nullable({"type": "object"}),
+        "shuffles": {"type": "integer", "minimum": 0, "default": 0},
+        "abilities": {
+            "type": "array",
+            "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "string"}},
+            "description": "(mobster, ability card) pairs (advanced rules).",
+        },
+        "unforgiving": MOBSTER_IDS,
+        "butcher_turn": {"type": "integer", "minimum": 0},
+        "temper_turn": {"type": "integer", "minimum": 0},
+    },
+    ["players", "deck", "discard", "hit_list", "graveyard", "turn_seat", "turn"],
+    'A start position (docs/rules.md, "Start positions"): a sandbox table\'s `options.position`.',
 )
 
 
@@ -108,7 +159,10 @@ REFUSAL_DATA: dict[str, JsonSchema] = {
     "deadline": {"type": "integer", "description": "The window's deadline (ms)."},
     "decision": {"type": "string", "description": "The pending decision."},
     "expected": {"type": "integer", "description": "How many targets to name."},
-    "field": {"type": "string", "description": "The field at fault."},
+    "field": {
+        "type": "string",
+        "description": "The field at fault (`bad_position`: a path, `players.1.hand.2`).",
+    },
     "fields": {**STRINGS, "description": "The fields at fault."},
     "mobster": {"type": ["string", "null"], "description": "The mobster at fault."},
     "mobsters": {**STRINGS, "description": "The mobsters named."},
@@ -390,4 +444,5 @@ def components() -> dict[str, JsonSchema]:
         State=STATE, Player=PLAYER, Card=CARD, Mobster=MOBSTER, Window=WINDOW,
         Choices=CHOICES, Option=OPTION,
     )  # fmt: skip
+    out.update(Position=POSITION, PositionPlayer=POSITION_PLAYER)
     return out

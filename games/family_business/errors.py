@@ -29,12 +29,15 @@ CODES: dict[str, str] = {
     "no_decision": "There is no such pending decision for this seat (advanced rules).",
     "no_ability": "The seat has no usable ability for this command now (advanced rules).",
     "not_allowed_now": "The pending decision does not allow this (advanced rules).",
+    "bad_position": "The start position is invalid: `field` names where (a path such as "
+    "`players.1.hand.2`), the message says why.",
 }
 
 # HTTP status of each code: a malformed command is 400, one that lost a race with the
 # game's state 409, a seat acting for the system 403, any other refusal 422.
 HTTP_STATUS: dict[str, int] = {
     "bad_command": 400,
+    "bad_position": 400,
     "game_over": 409,
     "window_closed": 409,
     "not_a_player": 403,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -16,12 +17,15 @@ class GameStarted:
     seed_hash: str
     stacked_deck: tuple[str, ...] = ()  # cards put on top before the setup shuffle; secret
     salt: str = ""  # mixed into seed_hash; secret until GameEnded like the seed
+    # a game started from a position (position.py): the document, its hands and deck
+    # hidden as a dealt game's; None (left out of the stored event): a dealt game
+    position: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
 class DeckShuffled:
     cards: tuple[str, ...]  # the new deck, top first; secret
-    reason: str  # "setup" | "reshuffle"
+    reason: str  # "setup" | "reshuffle" | "undo" (after an undo, from a fresh seed)
 
 
 @dataclass(frozen=True)

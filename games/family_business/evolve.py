@@ -42,6 +42,11 @@ def _off_table(state: GameState, mobster: str) -> GameState:
 def _game_started(state: GameState, e: ev.GameStarted) -> GameState:
     from .cards import FAMILY_BY_ID
 
+    if e.position is not None:  # a game started from a position: the state it describes
+        from .position import state_of  # noqa: PLC0415 - position imports the state's modules
+
+        return state_of(e.names, e.seed, e.seed_hash, e.position)
+
     players = tuple(
         PlayerState(
             seat=i, name=name, family=fam, crew=tuple(m for m, _ in FAMILY_BY_ID[fam].members)
@@ -60,6 +65,11 @@ def _game_started(state: GameState, e: ev.GameStarted) -> GameState:
 
 
 def _deck_shuffled(state: GameState, e: ev.DeckShuffled) -> GameState:
+    if e.reason == "undo":
+        # the deck in a new order after an undo: the discard pile stays; it counts as a
+        # shuffle, so the next reshuffle of the discard pile has a new label (one made
+        # inside the undone move, partly seen, is not made in the same order again)
+        return replace(state, deck=e.cards, shuffles=state.shuffles + 1)
     return replace(state, deck=e.cards, discard=(), shuffles=state.shuffles + 1)
 
 

@@ -35,6 +35,7 @@ from .events import (
     WindowClosed,
 )
 from .evolve import evolve
+from .revisions import revision
 from .rng import shuffled
 from .state import GameState
 
@@ -78,8 +79,8 @@ def check_players(b: Builder) -> bool:
     if len(alive) > 1:
         return False
     # The war ends before the game does, so a final state never shows a war next to an
-    # empty Hit List (no war starts here: the game is over).
-    if b.state.mob_war and not b.state.hit_list:
+    # empty Hit List (no war starts here: the game is over). Since rules version 2.
+    if revision(b.state).war_ends_before_game and b.state.mob_war and not b.state.hit_list:
         b.emit(MobWarEnded("hit_list_empty"))
     if b.state.window is not None:
         b.emit(WindowClosed(b.state.window.id, "game_over"))
@@ -237,7 +238,7 @@ def unforgiving_at_once(b: Builder, rest: str) -> bool:
     checks after the card put them out (or, if TURNCOAT brings one of theirs back, they
     decide after the card)."""
     s = b.state
-    if not s.unforgiving:
+    if not revision(s).unforgiving_at_once or not s.unforgiving:  # version 1: after the card
         return False
     mobster = s.unforgiving[0]
     owner = s.owner(mobster)

@@ -10,16 +10,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.adapter import Adapter
-from games.core import Outcome, RuleViolation, Status, TableOption, Window
+from games.core import Outcome, Placements, RuleViolation, Status, TableOption, Window
+from games.positions import POSITION, position_option
 
-from . import bots, codec, errors, hidden, review, view
+from . import bots, codec, errors, hidden, position, review, view
 from .cards import CARD_KIND, deck_cards
 from .commands import Command
+from .events import DeckShuffled
 from .evolve import evolve
 from .flow import outcome
 from .legal import awaiting, legal_commands, timeout_discard
+from .revisions import RULES_VERSION, RULES_VERSIONS
+from .rng import shuffled
 from .rules import decide
-from .setup import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Options, PlayerSpec, setup_events
+from .setup import MAX_PLAYERS, MIN_PLAYERS, Options, PlayerSpec, setup_events
 from .state import GameState
 
 # What a timed-out turn plays: a card with no effect (``discard``; ``minimal`` is the
@@ -37,6 +41,7 @@ class FamilyBusiness(Adapter[GameState]):
     name: str = "family_business"
     title: str = "Family Business"
     rules_version: int = RULES_VERSION
+    rules_versions: tuple[int, ...] = RULES_VERSIONS
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
     bot_kinds: tuple[str, ...] = ("random", "heuristic")
@@ -77,9 +82,18 @@ class FamilyBusiness(Adapter[GameState]):
         self, options: Mapping[str, Any] | None, seats: int, *, sandbox: bool
     ) -> dict[str, Any]:
         options = dict(options or {})
-        unknown = sorted(set(options) - {"reaction_seconds", "advanced", "stacked_deck"})
+        unknown = sorted(set(options) - {"reaction_seconds", "advanced", "stacked_deck", POSITION})
         if unknown:
             raise RuleViolation("bad_options", "Unknown table options.", field=unknown[0])
+        given = position_option(options, sandbox=sandbox, says="advanced, reaction_seconds")
+        if given is not None:
+            doc = position.validate_position(given, seats)
+            return {
+                "reaction_seconds": doc["reaction_seconds"],
+                "advanced": doc["advanced"],
+                "stacked_deck": [],
+                POSITION: doc,
+            }
         reaction = options.get("reaction_seconds", 10)
         low, high = REACTION_SECONDS
         if (
@@ -128,6 +142,7 @@ class FamilyBusiness(Adapter[GameState]):
             reaction_seconds=int(options.get("reaction_seconds", 10)),
             advanced=bool(options.get("advanced", False)),
             stacked_deck=tuple(options.get("stacked_deck") or ()),
+            position=options.get(POSITION),
         )
         return setup_events([PlayerSpec(n) for n in names], opts, seed, salt)
 
@@ -136,11 +151,19 @@ class FamilyBusiness(Adapter[GameState]):
             reaction_seconds=started["reaction_seconds"],
             advanced=started.get("advanced", False),
             stacked_deck=tuple(started.get("stacked_deck", ())),
+            rules_version=started["rules_version"],
+            position=started.get("position"),
         )
         specs = [
             PlayerSpec(n, f) for n, f in zip(started["names"], started["families"], strict=True)
         ]
         return setup_events(specs, options, seed, started.get("salt", ""))
+
+    def validate_position(self, document: Any, seats: int) -> dict[str, Any]:
+        return position.validate_position(document, seats)
+
+    def position_of(self, state: GameState) -> dict[str, Any]:
+        return position.position_of(state)
 
     # --- the rules ----------------------------------------------------------------------
 
@@ -157,6 +180,15 @@ class FamilyBusiness(Adapter[GameState]):
 
     def outcome(self, state: GameState) -> Outcome | None:
         return outcome(state)
+
+    def placements(self, state: GameState) -> Placements | None:
+        # The rules name only the last family standing (or the families sharing a draw);
+        # they rank nobody else, and the state keeps no order in which families went out,
+        # so every other seat shares the place after the winners (docs/ratings.md).
+        if not state.over:
+            return None
+        rest = tuple(p.seat for p in state.players if p.seat not in state.winners)
+        return tuple(group for group in (tuple(state.winners), rest) if group)
 
     def status(self, state: GameState) -> Status:
         if state.over:
@@ -202,6 +234,16 @@ class FamilyBusiness(Adapter[GameState]):
         return None if choice is None else codec.encode_command(choice)
 
     # --- what leaves the server ---------------------------------------------------------
+
+    # an undo may take back the next seat's draw: the deck is put in a new order
+    undo_across_reveals: bool = True
+
+    def undo_reshuffle(self, state: GameState, seed: str) -> Sequence[Any]:
+        """The deck (with the cards drawn since back on its top) in a new order from the
+        undo's fresh ``seed``, always (an empty deck too): the shuffle count moves on, so
+        a reshuffle of the discard pile the undone move made and showed is not made in the
+        same order again."""
+        return (DeckShuffled(shuffled(state.deck, seed, "undo"), "undo"),)
 
     def revealed_to(self, kind: str, payload: Mapping[str, Any]) -> frozenset[int]:
         return view.revealed_to(kind, payload)

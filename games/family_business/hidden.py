@@ -23,13 +23,17 @@ from games.twins import renamed_unseen, reseeded, untaken_reordered, without
 from .cards import CARD_KIND
 from .codec import decode_event, encode_event
 from .events import CardsDealt, CardsDrawn, DeckShuffled, Event, GameEnded, GameStarted
+from .position import seen_by
 
 
 def seen_part(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """What ``viewer`` (not staff) sees of an event's cards."""
     kind = data["type"]
     if kind == "GameStarted":
-        return without(data, "seed", "salt", "stacked_deck")
+        shown = without(data, "seed", "salt", "stacked_deck")
+        if data.get("position") is not None:
+            shown["position"] = seen_by(data["position"], viewer)
+        return shown
     if kind == "DeckShuffled":
         return without(data, "cards")
     if kind in ("CardsDealt", "CardsDrawn") and data["seat"] != viewer:
@@ -55,4 +59,11 @@ def hidden_twin(events: Sequence[Event], viewer: Viewer, seed: str) -> tuple[Eve
         taken = sum(len(e.cards) for e in twin[last:] if isinstance(e, CardsDealt | CardsDrawn))
         cards = untaken_reordered(shuffle.cards, taken, seed, "deck")
         twin[last] = replace(shuffle, cards=cards)
+    elif twin and isinstance(twin[0], GameStarted) and twin[0].position is not None:
+        # a game started from a position: its deck, as the position gave it, is the last order
+        first = twin[0]
+        position = dict(first.position)  # type: ignore[arg-type]
+        taken = sum(len(e.cards) for e in twin if isinstance(e, CardsDealt | CardsDrawn))
+        position["deck"] = list(untaken_reordered(position["deck"], taken, seed, "deck"))
+        twin[0] = replace(first, position=position)
     return tuple(twin)

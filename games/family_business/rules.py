@@ -3,6 +3,8 @@ the events it causes, or raises ``RuleViolation``. Pure: the clock comes in as `
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .abilities import butcher_ready, carries, cleaner_draws, unforgiving_choices
 from .cards import ABILITIES, ABILITY, CARD_KIND, KIND_INFO, Category, Kind
 from .commands import (
@@ -47,6 +49,7 @@ from .flow import (
     start_turn,
 )
 from .plays import PLAYS, PlayRule, mob_power_choices
+from .revisions import revision
 from .state import GameState, Window
 
 SYSTEM = None  # the seat of commands issued by the service itself (timers)
@@ -97,16 +100,25 @@ def decide(
 # --- playing a card --------------------------------------------------------------------
 
 
-def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
-    state = b.state
-    # Whose turn first: waiting for an open window would not help another seat.
+def _check_turn(state: GameState, seat: int) -> None:
     if seat != state.turn_seat:
         raise RuleViolation("not_your_turn", "It is not your turn.", turn=state.turn_seat)
+
+
+def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
+    state = b.state
+    rules = revision(state)
+    # Whose turn first: waiting for an open window would not help another seat (version 2;
+    # version 1 named the open window first).
+    if rules.turn_checked_before_window:
+        _check_turn(state, seat)
     extra = state.window  # SHORT-TEMPERED's decision allows one more ATTACK card
     if extra is not None and not (extra.decision == "short_tempered" and extra.seat == seat):
         raise RuleViolation(
             "window_open", "Wait for the reaction window to close.", window=extra.id
         )
+    if not rules.turn_checked_before_window:
+        _check_turn(state, seat)
     if cmd.card not in state.players[seat].hand:
         raise RuleViolation("card_not_in_hand", "That card is not in your hand.", card=cmd.card)
     kind = CARD_KIND[cmd.card]
@@ -148,8 +160,8 @@ def _play_card(b: Builder, seat: int, cmd: PlayCard, now: int) -> None:
         )
         return
     celebrity = _resolve(b, rule, play, None)
-    if b.state.window is not None:  # UNFORGIVING interrupted the card; its decision ends it
-        return
+    if rules.unforgiving_at_once and b.state.window is not None:
+        return  # UNFORGIVING interrupted the card; its decision ends it
     end_card(b, seat, celebrity=celebrity, attack=_attack(kind))
 
 
@@ -273,6 +285,8 @@ def _counter(b: Builder, seat: int, cmd: Counter, now: int) -> None:
                 mobster=cmd.mobster,
                 choices=list(choices),
             )
+        if not choices and not revision(b.state).mob_power_names_only_choices:
+            cmd = replace(cmd, mobster=None)  # version 1: a name was ignored
         if not choices and cmd.mobster is not None:
             raise RuleViolation(
                 "illegal_target",

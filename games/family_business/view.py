@@ -14,6 +14,7 @@ from typing import Any, Literal
 from .cards import CARD_KIND, FAMILY_BY_ID, KIND_INFO, MOBSTER_FAMILY, MOBSTER_NAME
 from .events import CardsDealt, CardsDrawn, DeckShuffled, Event, GameEnded, GameStarted
 from .legal import awaiting, legal_commands
+from .position import seen_by
 from .state import GameState
 
 Viewer = int | Literal["spectator", "staff"]
@@ -139,6 +140,8 @@ def event_dict(event: Event) -> dict[str, Any]:
         value = getattr(event, f.name)
         if f.name in _OMITTED_WHEN_EMPTY and not value:
             continue  # games stored before the field existed encode as they did
+        if f.name == "position" and isinstance(event, GameStarted) and value is None:
+            continue  # a dealt game's first event is as it always was
         data[f.name] = list(value) if isinstance(value, tuple) else value
     return data
 
@@ -169,6 +172,8 @@ def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dic
         data.pop("seed")
         data.pop("stacked_deck")
         data.pop("salt", None)
+        if event.position is not None:
+            data["position"] = seen_by(event.position, viewer)
     elif isinstance(event, DeckShuffled):
         if viewer != "staff":
             data["cards"] = None

@@ -33,6 +33,8 @@ def encode_event(event: Event) -> dict[str, Any]:
     for key, value in data.items():
         if isinstance(value, tuple):
             data[key] = list(value)
+    if data.get("position", "") is None:
+        del data["position"]  # a dealt game's first event is as it always was
     return {"type": type(event).__name__, **data}
 
 
@@ -42,6 +44,7 @@ def decode_event(data: dict[str, Any]) -> Event:
     values = {
         f.name: tuple(body[f.name]) if isinstance(body[f.name], list) else body[f.name]
         for f in fields(cls)
+        if f.name in body  # a field added later (with a default) is missing from older events
     }
     event: Event = cls(**values)
     return event

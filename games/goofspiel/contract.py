@@ -44,6 +44,39 @@ FIELD_SCHEMAS: dict[str, JsonSchema] = {
 REDACTION = Redaction(
     absent={"GameStarted": frozenset({"seed", "salt"})},
     nulled={"BidPlaced": frozenset({"card"})},
+    optional={"GameStarted": frozenset({"position"})},
+)
+FIELD_SCHEMAS["GameStarted.position"] = {
+    **ref("Position"),
+    "description": "Only in a game started from a position: the position, as you may see it.",
+}
+
+HANDS: JsonSchema = {"type": "array", "items": {"type": "array", "items": CARD}}
+POSITION: JsonSchema = closed(
+    {
+        "rules_version": {"type": "integer", "minimum": 1, "description": "Default: newest."},
+        "cards": FIELD_SCHEMAS["cards"],
+        "round": ROUND,
+        "prize": {**CARD, "description": "The prize shown this round."},
+        "prizes_left": {
+            **nullable({"type": "array", "items": CARD}),
+            "description": "The prize deck under the shown prize, top first (hidden: null "
+            "in a record, but to staff).",
+        },
+        "prizes_left_count": {"type": "integer", "minimum": 0},
+        "hands": {**HANDS, "description": "By seat: the hand as of the last reveal."},
+        "bids": {
+            "type": "array",
+            "items": nullable(CARD),
+            "description": "This round's sealed bids by seat (null: not bid, or hidden).",
+        },
+        "has_bid": {"type": "array", "items": {"type": "boolean"}},
+        "scores": FIELD_SCHEMAS["scores"],
+        "history": {"type": "array", "items": ref("RoundResult")},
+    },
+    ["cards", "round", "prize", "prizes_left", "hands", "bids", "scores", "history"],
+    'A start position (docs/rules-goofspiel.md, "Start positions"): a sandbox table\'s '
+    "`options.position`.",
 )
 
 
@@ -54,7 +87,10 @@ COMMAND_EXAMPLES: dict[str, JsonSchema] = {
 # What a refusal's ``data`` (the error's `extra`) may carry, by key.
 REFUSAL_DATA: dict[str, JsonSchema] = {
     "current": {"type": "integer", "description": "`round_over`: the round being bid for."},
-    "field": {"type": "string", "description": "`bad_options`: the field at fault."},
+    "field": {
+        "type": "string",
+        "description": "`bad_options`, `bad_position`: the field at fault (a path).",
+    },
     "round": {"type": "integer", "description": "`round_over`: the round the bid named."},
     "seat": {"type": ["integer", "null"], "description": "`not_a_player`: the seat."},
 }
@@ -136,5 +172,7 @@ def components() -> dict[str, JsonSchema]:
             "until the bids are revealed.",
         )
     )
-    out.update(State=STATE, Player=PLAYER, RoundResult=ROUND_RESULT, Option=OPTION)
+    out.update(
+        State=STATE, Player=PLAYER, RoundResult=ROUND_RESULT, Option=OPTION, Position=POSITION
+    )
     return out

@@ -6,9 +6,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.adapter import Adapter
-from games.core import Outcome, Reveal, RuleViolation, Status, TableOption, Window
+from games.core import (
+    Outcome,
+    Placements,
+    Reveal,
+    RuleViolation,
+    Status,
+    TableOption,
+    Window,
+    placed_by,
+)
+from games.positions import POSITION, position_option
 
-from . import bots, codec, hidden, review, view
+from . import bots, codec, hidden, position, review, view
 from .rules import (
     MAX_CARDS,
     MAX_PLAYERS,
@@ -31,9 +41,12 @@ CODES: dict[str, str] = {
     "round_over": "The bid is for a round that is over (the bids were revealed).",
     "already_bid": "This seat has bid this round; a bid is final.",
     "card_not_in_hand": "The card is not in this seat's hand.",
+    "bad_position": "The start position is invalid: `field` names where (a path such as "
+    "`hands.1.2`), the message says why.",
 }
 HTTP_STATUS = {
     "bad_command": 400,
+    "bad_position": 400,
     "game_over": 409,
     "round_over": 409,
     "not_a_player": 403,
@@ -44,6 +57,7 @@ class Goofspiel(Adapter[GameState]):
     name: str = "goofspiel"
     title: str = "Goofspiel"
     rules_version: int = RULES_VERSION
+    rules_versions: tuple[int, ...] = (RULES_VERSION,)
     min_players: int = MIN_PLAYERS
     max_players: int = MAX_PLAYERS
     bot_kinds: tuple[str, ...] = bots.BOT_KINDS
@@ -74,9 +88,13 @@ class Goofspiel(Adapter[GameState]):
         self, options: Mapping[str, Any] | None, seats: int, *, sandbox: bool
     ) -> dict[str, Any]:
         options = dict(options or {})
-        unknown = sorted(set(options) - {"cards"})
+        unknown = sorted(set(options) - {"cards", POSITION})
         if unknown:
             raise RuleViolation("bad_options", "Unknown table options.", field=unknown[0])
+        given = position_option(options, sandbox=sandbox, says="cards")
+        if given is not None:
+            doc = self.validate_position(given, seats)
+            return {"cards": doc["cards"], POSITION: doc}
         cards = options.get("cards", 5)
         if isinstance(cards, bool) or not isinstance(cards, int):
             raise RuleViolation("bad_options", "cards is a whole number.", field="cards")
@@ -85,15 +103,28 @@ class Goofspiel(Adapter[GameState]):
         return {"cards": cards}
 
     def public_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        return {"cards": options.get("cards", 5)}
+        return {"cards": options.get("cards", 5)}  # never the position: it holds hidden cards
 
     def start(
         self, names: Sequence[str], options: Mapping[str, Any], seed: str, salt: str
     ) -> tuple[Any, ...]:
-        return setup_events(list(names), int(options.get("cards", 5)), seed, salt)
+        position = options.get(POSITION)
+        return setup_events(list(names), int(options.get("cards", 5)), seed, salt, position)
 
     def setup_from_started(self, started: Mapping[str, Any], seed: str) -> tuple[Any, ...]:
-        return setup_events(list(started["names"]), started["cards"], seed, started["salt"])
+        return setup_events(
+            list(started["names"]),
+            started["cards"],
+            seed,
+            started["salt"],
+            started.get("position"),
+        )
+
+    def validate_position(self, document: Any, seats: int) -> dict[str, Any]:
+        return position.validate_position(document, seats)
+
+    def position_of(self, state: GameState) -> dict[str, Any]:
+        return position.position_of(state)
 
     def empty_state(self) -> GameState:
         return GameState()
@@ -108,6 +139,12 @@ class Goofspiel(Adapter[GameState]):
 
     def outcome(self, state: GameState) -> Outcome | None:
         return standings(state.names, state.scores) if state.over else None
+
+    def placements(self, state: GameState) -> Placements | None:
+        # the winners, then the rest by points won (equal points share a place)
+        if not state.over:
+            return None
+        return placed_by(dict(enumerate(state.scores)), state.winners)
 
     def status(self, state: GameState) -> Status:
         if state.over:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from games.core import Viewer
-from games.rng import choice
+from games.rng import choice, shuffled
 from games.twins import reseeded
 
 from .rules import BidPlaced, BidsRevealed, Event, GameEnded, GameStarted, PrizeShown
@@ -24,19 +25,26 @@ def hidden_twin(events: Sequence[Event], viewer: Viewer, seed: str) -> tuple[Eve
     if viewer == "staff" or any(isinstance(e, GameEnded) for e in events):
         return tuple(events)
     twin = list(events)
-    cards = 0
+    hands: list[list[int]] = []  # each seat's hand as of the last reveal
     spent: dict[int, set[int]] = {}  # each seat's revealed bids
     sealed: list[int] = []  # indexes of this round's bids, while not revealed
+    shown = 0  # prizes shown since the start
+    revealed = False  # bids revealed since the start
     for index, event in enumerate(events):
         if isinstance(event, GameStarted):
-            cards = event.cards
             twin[index] = reseeded(event, seed)
+            if event.position is not None:
+                hands = [list(hand) for hand in event.position["hands"]]
+            else:
+                hands = [list(range(1, event.cards + 1)) for _ in event.names]
         elif isinstance(event, PrizeShown):
             sealed = []
+            shown += 1
         elif isinstance(event, BidPlaced):
             sealed.append(index)
         elif isinstance(event, BidsRevealed):
             sealed = []
+            revealed = True
             for seat, card in enumerate(event.bids):
                 spent.setdefault(seat, set()).add(card)
     for index in sealed:
@@ -44,7 +52,27 @@ def hidden_twin(events: Sequence[Event], viewer: Viewer, seed: str) -> tuple[Eve
         assert isinstance(placed, BidPlaced)
         if placed.seat == viewer:
             continue
-        hand = [c for c in range(1, cards + 1) if c not in spent.get(placed.seat, set())]
+        hand = [c for c in hands[placed.seat] if c not in spent.get(placed.seat, set())]
         card = choice(hand, seed, f"twin:bid:{placed.seat}")
         twin[index] = replace(placed, card=card)
+    first = twin[0] if twin else None
+    if isinstance(first, GameStarted) and first.position is not None:
+        twin[0] = replace(
+            first, position=_position_twin(first.position, viewer, seed, shown, revealed)
+        )
     return tuple(twin)
+
+
+def _position_twin(
+    position: dict[str, Any], viewer: Viewer, seed: str, shown: int, revealed: bool
+) -> dict[str, Any]:
+    """A start position with the prizes not shown since in another order and, while the
+    position's round is not revealed, the other seats' sealed bids drawn again."""
+    left = list(position["prizes_left"])
+    left = [*left[:shown], *shuffled(left[shown:], seed, "twin:prizes")]
+    bids = list(position["bids"])
+    if not revealed:
+        for seat, bid in enumerate(bids):
+            if bid is not None and seat != viewer:
+                bids[seat] = choice(position["hands"][seat], seed, f"twin:position-bid:{seat}")
+    return {**position, "prizes_left": left, "bids": bids}

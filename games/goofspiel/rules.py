@@ -36,6 +36,9 @@ class GameStarted:
     seed: str  # secret until the game ends (the prize deck's order follows from it)
     seed_hash: str
     salt: str
+    # a game started from a position (games/goofspiel/position.py): the document, whose
+    # prize deck order and sealed bids are hidden as the view hides them; None: dealt
+    position: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -109,11 +112,18 @@ def bids_sealed(state: GameState) -> bool:
     return not (state.history and state.history[-1].round == state.round)
 
 
-def setup_events(names: list[str], cards: int, seed: str, salt: str) -> tuple[Event, ...]:
+def setup_events(
+    names: list[str], cards: int, seed: str, salt: str, position: dict[str, Any] | None = None
+) -> tuple[Event, ...]:
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleViolation("bad_options", "Goofspiel is for 2 to 4 players.", field="seats")
     if not MIN_CARDS <= cards <= MAX_CARDS:
         raise RuleViolation("bad_options", "A hand holds 3 to 13 cards.", field="cards")
+    if position is not None:  # validated (position.validate_position): it shows its prize
+        version = int(position["rules_version"])
+        return (
+            GameStarted(version, tuple(names), cards, seed, seed_hash(seed, salt), salt, position),
+        )
     started = GameStarted(RULES_VERSION, tuple(names), cards, seed, seed_hash(seed, salt), salt)
     return (started, PrizeShown(1, prize_deck(seed, cards)[0]))
 
@@ -174,6 +184,10 @@ def standings(names: tuple[str, ...], scores: tuple[int, ...]) -> Outcome:
 
 
 def evolve(state: GameState, event: Event) -> GameState:
+    if isinstance(event, GameStarted) and event.position is not None:
+        from .position import state_of  # noqa: PLC0415 - position imports this module
+
+        return state_of(event.names, event.seed, event.position)
     if isinstance(event, GameStarted):
         players = len(event.names)
         return GameState(

@@ -16,6 +16,7 @@ from typing import Any
 from games.core import ALL, Reveal, Viewer
 
 from .codec import encode_event
+from .position import seen_by
 from .rules import BidPlaced, Event, GameStarted, GameState, awaiting, bids_sealed
 
 
@@ -83,6 +84,8 @@ def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dic
     if isinstance(event, GameStarted):
         data.pop("seed")
         data.pop("salt")
+        if event.position is not None:
+            data["position"] = seen_by(event.position, viewer)
     elif isinstance(event, BidPlaced) and viewer not in (event.seat, "staff"):
         data["card"] = None  # sealed until BidsRevealed
     return data

@@ -29,8 +29,9 @@ from .events import Event
 from .evolve import evolve, replay
 from .legal import Option, candidates, legal_commands
 from .rules import SYSTEM, awaiting, decide
-from .setup import RULES_VERSION, Options, initial_state, setup_events, validate_options
+from .setup import Options, initial_state, setup_events, validate_options
 from .state import GameState, PlayerState
+from .versions import RULES_VERSION, RULES_VERSIONS
 
 __all__ = [
     "CODES",
@@ -40,6 +41,7 @@ __all__ = [
     "HTTP_STATUS",
     "JOBS",
     "RULES_VERSION",
+    "RULES_VERSIONS",
     "SCHEMES",
     "SYSTEM",
     "Bid",

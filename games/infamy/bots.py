@@ -10,9 +10,10 @@ from typing import Protocol
 
 from .cards import BOARD, JOBS, WIN_INFAMY, WIN_REPUTATION
 from .commands import Bid, ChooseSector, Command, Pass, Resign, ThugResponse, UseFavor
+from .content import content_of
 from .errors import RuleViolation
 from .evolve import evolve
-from .flow import can_favor, payable
+from .flow import can_favor, payable, phase
 from .legal import _raw, candidates, legal_sectors
 from .rules import decide
 from .state import GameState
@@ -84,7 +85,7 @@ def _after(state: GameState, seat: int, command: Command) -> GameState | None:
 
 
 def _job_value(state: GameState, seat: int, job_id: str) -> float:
-    j = JOBS[job_id]
+    j = content_of(state).jobs[job_id]
     rep = max(state.players[seat].rep_of(f) for f in j.factions)
     gain = j.infamy * _PER_INFAMY + j.rep * _PER_REP * (1 + rep / 5)
     return gain - sum(_TOKEN[w] * n for w, n in j.requires)
@@ -95,7 +96,7 @@ def _space_values(state: GameState, seat: int, sector: int) -> list[float]:
     p = state.players[seat]
     out: list[float] = []
     if f"{sector}/supply" not in state.hazards:
-        kind = BOARD[sector].supply
+        kind = content_of(state).board[sector].supply
         if kind == "special":
             out.append(min(3, p.spent) * 1.5 if state.day else _PER_INFAMY)
         else:
@@ -118,7 +119,7 @@ class HeuristicBot:
 
     def choose(self, state: GameState, seat: int, rng: Random) -> Command:
         obs = observe(state, seat)
-        step = obs.step
+        step = phase(obs)
         if step == "auction":
             return self._auction(obs, seat, rng)
         if step == "sector":

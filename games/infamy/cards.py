@@ -1,5 +1,8 @@
 """The game's content: the board, the 13 contacts (seed), and the stand-in jobs, schemes
-and reputation perks (content ``infamy/standin-0``, docs/rules-infamy.md "Stand-in data").
+and reputation perks. The tables here are the newest content, ``infamy/standin-1`` (the
+specification's stand-in tables as tuned for balance, 8f703e7); ``content.py`` keeps every
+content version the engine still plays, the specification's ``infamy/standin-0`` as the
+differences from these (docs/rules-infamy.md "Stand-in data").
 
 Everything marked ``reconstructed`` is our own invention where no public source gives the
 printed content; a corrected set is a new ``CONTENT_VERSION``.
@@ -9,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CONTENT_VERSION = "infamy/standin-0"
+CONTENT_VERSION = "infamy/standin-1"  # the newest: what a new table gets
 
 FACTIONS = ("harada", "trust", "pkd")
 FACTION_NAMES = {"harada": "Harada Cartel", "trust": "Trust Megacorp", "pkd": "PKD Militia"}
@@ -228,7 +231,7 @@ _SCHEMES: dict[str, tuple[tuple[str, str, str], ...]] = {
         (
             "Cartel Patronage",
             "any",
-            "Pay 2 compound and 1 henchman: gain 1 Reputation with Harada.",
+            "Pay 3 compound and 1 henchman: gain 1 Reputation with Harada.",
         ),
         ("Hit Squad", "any", "A chosen rival returns 1 henchman to the supply."),
         ("Bought Officials", "day", "Recover 2 spent bribes; gain 1 compound."),

@@ -107,23 +107,55 @@ def event_dict(event: Event) -> dict[str, Any]:
     """An event as plain data: ``{"type": "BidPlaced", ...fields}``."""
     data: dict[str, Any] = {"type": type(event).__name__}
     for f in fields(event):
-        data[f.name] = plain(getattr(event, f.name))
+        value = getattr(event, f.name)
+        if f.name == "position" and value is None and type(event).__name__ == "GameStarted":
+            continue  # a dealt game's first event is as it always was
+        data[_JSON_NAME.get(f.name, f.name)] = plain(value)
     return data
 
 
 def encode_event(event: Event) -> dict[str, Any]:
+    """An event in the current shape (``SCHEMA_VERSION``): the spec's field names (3.3)."""
     return event_dict(event)
 
 
 def decode_event(data: dict[str, Any]) -> Event:
+    """An event from its current shape (upcast a stored one first: ``upcast_event``)."""
     cls = EVENT_TYPES[data["type"]]
     kwargs = {}
     for f in fields(cls):
-        if f.name not in data and f.default is not MISSING:
+        key = _JSON_NAME.get(f.name, f.name)
+        if key not in data and f.default is not MISSING:
             continue  # a field added later (GameStarted.salt): older records keep the default
-        value = data[f.name]
+        value = data[key]
         kwargs[f.name] = _tuples(value) if str(f.type).startswith("tuple") else value
     return cls(**kwargs)
+
+
+# --- event shapes: upcast, never rewritten -------------------------------------------------
+
+# The shape of the events this code writes. 2 (issue 28): 3.3's field names.
+SCHEMA_VERSION = 2
+SCHEMA_VERSIONS = (1, 2)
+# Schema 1's names of the fields schema 2 renamed, per event kind: {old: new}.
+_RENAMED_IN_2: dict[str, dict[str, str]] = {
+    "WatchdogMoved": {"from_sector": "from", "to_sector": "to"},
+    "ResourceStolen": {"from_seat": "from", "to_seat": "to"},
+    "SchemeStolen": {"from_seat": "from", "to_seat": "to"},
+    "HenchmenScored": {"infamy": "i"},
+}
+
+
+def upcast_event(kind: str, payload: dict[str, Any], schema_version: int) -> dict[str, Any]:
+    """A stored payload of ``schema_version`` in the current shape (a new dict; the stored
+    payload, which its hash covers, is left as it is). Pure; the identity for the current
+    version and for kinds whose shape never changed."""
+    if schema_version not in SCHEMA_VERSIONS:
+        raise ValueError(f"unknown Infamy event schema version {schema_version}")
+    renamed = _RENAMED_IN_2.get(kind) if schema_version < 2 else None
+    if not renamed:
+        return dict(payload)
+    return {renamed.get(k, k): v for k, v in payload.items()}
 
 
 def encode_command(command: Command) -> dict[str, Any]:

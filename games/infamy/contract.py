@@ -14,6 +14,9 @@ game ends) is an object of the sandbox's own keys (docs/rules-infamy.md, "Sandbo
 
 from __future__ import annotations
 
+import dataclasses
+import typing
+
 from games.contract_schema import (
     JsonSchema,
     Redaction,
@@ -21,12 +24,15 @@ from games.contract_schema import (
     command_components,
     event_components,
     nullable,
+    python_type_schema,
     ref,
 )
 
+from . import position
 from .cards import BOARD, COLOURS, FACTIONS, RESOURCES, TOKENS
 from .codec import COMMAND_TYPES
 from .events import EVENT_TYPES
+from .state import GameState, PlayerState
 
 MAX_SEAT = len(COLOURS) - 1
 # ``timeout`` is the system's (a seat gets 403 system_only).
@@ -107,11 +113,11 @@ COMMAND_FIELDS: dict[str, JsonSchema] = {
 EVENT_FIELDS: dict[str, JsonSchema] = {
     "seat": SEAT,
     "rival": SEAT,
-    "from_seat": SEAT,
-    "to_seat": SEAT,
+    "from": {**SEAT, "description": "The seat stolen from."},
+    "to": {**SEAT, "description": "The seat that stole."},
+    "WatchdogMoved.from": {**SECTOR, "description": "The sector the Watchdog left."},
+    "WatchdogMoved.to": {**SECTOR, "description": "The sector the Watchdog went to."},
     "sector": SECTOR,
-    "from_sector": SECTOR,
-    "to_sector": SECTOR,
     "faction": FACTION,
     "colours": {"type": "array", "items": {"type": "string"}},
     "winners": SEATS,
@@ -142,7 +148,69 @@ REDACTION = Redaction(
     },
     counted=frozenset({"JobDeckShuffled", "SchemeDeckShuffled", "ContactDeckShuffled"})
     | {"SchemesDrawn"},
+    json_names=JSON_NAMES,
+    optional={"GameStarted": frozenset({"position"})},
 )
+EVENT_FIELDS["GameStarted.position"] = {
+    **ref("Position"),
+    "description": "Only in a game started from a position: the position, as you may see it.",
+}
+
+
+def _fields_schema(cls: type, leave_out: tuple[str, ...] = ()) -> JsonSchema:
+    """A state dataclass as JSON, field for field (what a position document holds)."""
+    hints = typing.get_type_hints(cls)
+    properties: JsonSchema = {}
+    for f in dataclasses.fields(cls):
+        if f.name in leave_out:
+            continue
+        hint = hints[f.name]
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        inner = args[0] if len(args) == 1 and type(None) in typing.get_args(hint) else hint
+        if dataclasses.is_dataclass(inner):
+            schema = _fields_schema(inner)  # type: ignore[arg-type]
+            properties[f.name] = nullable(schema) if inner is not hint else schema
+        elif typing.get_origin(hint) is tuple and dataclasses.is_dataclass(
+            typing.get_args(hint)[0]
+        ):
+            properties[f.name] = {
+                "type": "array",
+                "items": _fields_schema(typing.get_args(hint)[0]),
+            }
+        else:
+            properties[f.name] = python_type_schema(hint, "", {})
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+def _position_schema() -> JsonSchema:
+    out = _fields_schema(GameState, position.LEFT_OUT)
+    props = out["properties"]
+    player = _fields_schema(PlayerState, position.PLAYER_LEFT_OUT)
+    player["properties"]["hand"] = {
+        **nullable(player["properties"]["hand"]),
+        "description": "null when hidden from you (see `hand_count`).",
+    }
+    player["properties"]["hand_count"] = COUNT
+    player["required"] = ["colour"]
+    props["players"] = {"type": "array", "items": player, "minItems": 3, "maxItems": 4}
+    for deck in ("job_deck", "contact_deck", "scheme_decks", "stacked_contacts", "choices"):
+        props[deck] = {**nullable(props[deck]), "description": "null when hidden from you."}
+    for deck in ("job_deck_count", "contact_deck_count"):
+        props[deck] = COUNT
+    props["scheme_decks_count"] = {"type": "array", "items": COUNT}
+    props["chosen"] = {"type": "array", "items": {"type": "boolean"}}
+    props["choices"] = {
+        **nullable(
+            {"type": "array", "items": nullable({"type": "array", "items": {"type": "integer"}})}
+        ),
+        "description": "The sealed sector choices: each seat sees its own only.",
+    }
+    out["required"] = list(position.REQUIRED)
+    out["description"] = (
+        'A start position (docs/rules-infamy.md, "Start positions"): a sandbox table\'s '
+        "`options.position`; the game's state field for field."
+    )
+    return out
 
 
 COMMAND_EXAMPLES: dict[str, JsonSchema] = {
@@ -161,10 +229,25 @@ REFUSAL_DATA: dict[str, JsonSchema] = {
         "description": "What may be chosen instead (seats, sectors, decks, ...).",
     },
     "deadline": {**nullable(INT_), "description": "The step's deadline (ms)."},
-    "field": {"type": "string", "description": "The field at fault."},
+    "field": {
+        "type": "string",
+        "description": "The field at fault (`bad_position`: a path, `players.1.hand.2`).",
+    },
     "job": {"type": ["string", "null"], "description": "The job at fault (as named)."},
     "maximum": {"type": "integer", "description": "`bid_too_low`: the highest bid."},
     "minimum": {"type": "integer", "description": "`bid_too_low`: the lowest bid."},
+    "reason": {
+        "type": "string",
+        "enum": ["wrong_round", "watchdog_sector", "deck_empty"],
+        "description": "The specific reason within the code: `not_allowed_now`: wrong_round "
+        "(a Day/Night-only scheme, IR-29); `illegal_target`: watchdog_sector (IR-13, IR-39), "
+        "deck_empty (a scheme deck and its discard pile are empty).",
+    },
+    "round": {
+        "type": "string",
+        "enum": ["day", "night"],
+        "description": "`wrong_round`: the round the scheme is played in.",
+    },
     "seat": {"type": ["integer", "null"], "description": "The seat at fault."},
     "seats": {"type": "integer", "description": "`bad_options`: the seats asked for."},
     "space": {"type": ["string", "null"], "description": "The space at fault."},
@@ -243,6 +326,12 @@ SECTOR_INFO: JsonSchema = closed(
     ["sector", "name", "hq", "supply", "reconstructed"],
 )  # fmt: skip
 NULLABLE_SEAT = nullable(SEAT)
+PERK: JsonSchema = closed(
+    {"level": {"type": "integer", "minimum": 1, "maximum": 4}, "name": STRING,
+     "gains": {"type": "object", "additionalProperties": COUNT}, "draw": BOOL,
+     "income": nullable(TOKEN), "reconstructed": RECONSTRUCTED},
+    ["level", "name", "gains", "draw", "income", "reconstructed"],
+)  # fmt: skip
 STATE: JsonSchema = closed(
     {
         "rules_version": INT, "content_version": STRING, "reconstructed": RECONSTRUCTED,
@@ -253,6 +342,11 @@ STATE: JsonSchema = closed(
         "deadline": {**nullable(INT), "description": "The step's deadline (ms), if any."},
         "bodyguard": NULLABLE_SEAT,
         "board": {"type": "array", "items": ref("Sector")},
+        "perks": {**_each(FACTIONS, {"type": "array", "items": PERK}),
+                  "description": "Each faction's perks by level, in this game's content."},
+        "in_play": {**nullable(ref("Scheme")),
+                    "description": "The scheme resolving (rules 2, I-8.1): Informer Network "
+                    "while its discard is awaited."},
         "watchdogs": {"type": "array", "items": SECTOR}, "watchdogs_in_supply": COUNT,
         "hazards": {"type": "array", "items": SPACE_ID}, "hazards_in_supply": COUNT,
         "supply": _each(TOKENS, COUNT),
@@ -283,7 +377,8 @@ STATE: JsonSchema = closed(
                   "description": "What your seat may do now (seats only)."},
     },
     ["rules_version", "content_version", "reconstructed", "players", "round", "turn", "day",
-     "step", "step_key", "awaiting", "deadline", "bodyguard", "board", "watchdogs",
+     "step", "step_key", "awaiting", "deadline", "bodyguard", "board", "perks", "in_play",
+     "watchdogs",
      "watchdogs_in_supply", "hazards", "hazards_in_supply", "supply", "figures", "jobs",
      "job_deck_size", "contact_track", "contact_deck_size", "auction", "thug", "this_round",
      "order", "done", "scheme_decks", "scheme_discards", "seed_hash", "over", "winners"],
@@ -334,5 +429,6 @@ def components() -> dict[str, JsonSchema]:
     out.update(
         State=STATE, Player=PLAYER, Job=JOB, Scheme=SCHEME, Contact=CONTACT,
         Sector=SECTOR_INFO, Auction=AUCTION, Choices=CHOICES, Option=OPTION,
+        Position=_position_schema(),
     )  # fmt: skip
     return out

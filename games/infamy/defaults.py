@@ -27,7 +27,7 @@ from .commands import (
     Reward,
     ThugResponse,
 )
-from .flow import legal_spaces, may_forgo, payable, pending_figures
+from .flow import legal_spaces, may_forgo, payable, pending_figures, phase
 from .legal import _job_variants, legal_sectors
 from .state import GameState
 
@@ -44,7 +44,7 @@ def _fewest(state: GameState, seat: int) -> str:
 
 def minimal_command(state: GameState, seat: int) -> Command:
     """I-11.4's default for ``seat`` in the current step (the seat must be awaited)."""
-    step = state.step
+    step = phase(state)
     p = state.players[seat]
     if step == "watchdog":
         source = min(state.watchdogs)

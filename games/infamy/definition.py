@@ -98,7 +98,10 @@ def setup_from_started(started: dict[str, Any], seed: str) -> tuple[Event, ...]:
         turn_seconds=started["turn_seconds"],
         stacked=started.get("stacked") or {},
     )
-    return setup_events(list(started["names"]), options, seed)
+    return setup_events(
+        list(started["names"]), options, seed, rules_version=started["rules_version"],
+        content_version=started["content_version"],
+    )  # fmt: skip
 
 
 def undo_blocked(events: list[Event], seat: int) -> bool:

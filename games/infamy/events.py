@@ -1,5 +1,8 @@
 """Events: what happened, in the past tense. Each carries its result, so replay needs no
-random generator. Fields marked "secret" are redacted by ``view.redact_event``."""
+random generator. Fields marked "secret" are redacted by ``view.redact_event``.
+
+Their JSON shape is schema version ``codec.SCHEMA_VERSION``; a stored event of an older
+shape is upcast on every read (``codec.upcast_event``), never rewritten."""
 
 from __future__ import annotations
 
@@ -21,6 +24,9 @@ class GameStarted:
     # salts seed_hash (a sandbox's short seed cannot be found by hashing guesses); secret
     # until GameEnded, as the seed; "" for a game started without one
     salt: str = ""
+    # a game started from a position (position.py): the document, its schemes, deck orders
+    # and sealed choices hidden as a dealt game's; None (left out of the stored event): dealt
+    position: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -75,8 +81,8 @@ class StepStarted:
 
 @dataclass(frozen=True)
 class WatchdogMoved:
-    from_sector: int
-    to_sector: int
+    source: int  # JSON "from" (schema 1: "from_sector")
+    target: int  # JSON "to" (schema 1: "to_sector")
     cause: str
 
 
@@ -169,8 +175,8 @@ class BribesRetrieved:
 
 @dataclass(frozen=True)
 class ResourceStolen:
-    from_seat: int
-    to_seat: int
+    source: int  # the victim; JSON "from" (schema 1: "from_seat")
+    target: int  # the thief; JSON "to" (schema 1: "to_seat")
     what: str
     cause: str
 
@@ -192,8 +198,8 @@ class SchemeDiscarded:
 
 @dataclass(frozen=True)
 class SchemeStolen:
-    from_seat: int
-    to_seat: int
+    source: int  # the victim; JSON "from" (schema 1: "from_seat")
+    target: int  # the thief; JSON "to" (schema 1: "to_seat")
     card: str  # secret to all but the two seats
 
 
@@ -299,7 +305,7 @@ class SchemeStepEnded:
 @dataclass(frozen=True)
 class HenchmenScored:
     seat: int
-    infamy: int
+    i: int  # Infamy gained (schema 1: "infamy")
 
 
 @dataclass(frozen=True)

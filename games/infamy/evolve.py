@@ -11,6 +11,7 @@ from . import events as ev
 from .cards import FACTIONS, TOKENS, scheme_faction
 from .state import Auction, Figure, GameState, PlayerState
 from .state import with_changes as replace
+from .versions import rules_of
 
 
 def _player(state: GameState, seat: int, **changes: Any) -> GameState:
@@ -41,6 +42,10 @@ def _per_faction(
 
 
 def _game_started(state: GameState, e: ev.GameStarted) -> GameState:
+    if e.position is not None:  # a game started from a position: the state it describes
+        from .position import decoded  # noqa: PLC0415 - position imports this module's peers
+
+        return decoded(e.position, e.names, e.seed, e.seed_hash)
     players = tuple(
         PlayerState(seat=i, name=name, colour=colour, weapon=1, data=1, compound=1)
         for i, (name, colour) in enumerate(zip(e.names, e.colours, strict=True))
@@ -88,8 +93,8 @@ def _watchdog_placed(state: GameState, e: ev.WatchdogPlaced) -> GameState:
 
 def _watchdog_moved(state: GameState, e: ev.WatchdogMoved) -> GameState:
     dogs = list(state.watchdogs)
-    dogs.remove(e.from_sector)
-    return replace(state, watchdogs=tuple(sorted((*dogs, e.to_sector))))
+    dogs.remove(e.source)
+    return replace(state, watchdogs=tuple(sorted((*dogs, e.target))))
 
 
 def _watchdog_removed(state: GameState, e: ev.WatchdogRemoved) -> GameState:
@@ -149,7 +154,8 @@ def _bid_placed(state: GameState, e: ev.BidPlaced) -> GameState:
     bids = list(a.bids)
     bids[e.seat] = e.total
     bidders = a.bidders if e.seat in a.bidders else (*a.bidders, e.seat)
-    auction = replace(a, bids=tuple(bids), bidders=bidders, high=e.seat, passes=())
+    log = (*a.log, (e.seat, True))
+    auction = replace(a, bids=tuple(bids), bidders=bidders, high=e.seat, passes=(), log=log)
     state = _player(
         state,
         e.seat,
@@ -174,7 +180,8 @@ def _favor_used(state: GameState, e: ev.FavorUsed) -> GameState:
 def _bid_passed(state: GameState, e: ev.BidPassed) -> GameState:
     a = state.auction
     assert a is not None
-    return replace(state, auction=replace(a, passes=(*a.passes, e.seat)))
+    log = (*a.log, (e.seat, False))
+    return replace(state, auction=replace(a, passes=(*a.passes, e.seat), log=log))
 
 
 def _contact_won(state: GameState, e: ev.ContactWon) -> GameState:
@@ -234,10 +241,10 @@ def _bribes_retrieved(state: GameState, e: ev.BribesRetrieved) -> GameState:
 
 
 def _resource_stolen(state: GameState, e: ev.ResourceStolen) -> GameState:
-    victim = state.players[e.from_seat]
-    state = _player(state, e.from_seat, **{e.what: victim.count(e.what) - 1})
-    thief = state.players[e.to_seat]
-    return _player(state, e.to_seat, **{e.what: thief.count(e.what) + 1})
+    victim = state.players[e.source]
+    state = _player(state, e.source, **{e.what: victim.count(e.what) - 1})
+    thief = state.players[e.target]
+    return _player(state, e.target, **{e.what: thief.count(e.what) + 1})
 
 
 def _schemes_drawn(state: GameState, e: ev.SchemesDrawn) -> GameState:
@@ -257,13 +264,15 @@ def _to_discard(state: GameState, card: str) -> GameState:
 
 
 def _scheme_discarded(state: GameState, e: ev.SchemeDiscarded) -> GameState:
+    if e.card == state.in_play:  # rules 2: the played scheme, resolved (I-8.1)
+        return _to_discard(replace(state, in_play=""), e.card)
     state = _player(state, e.seat, hand=_without(state.players[e.seat].hand, e.card))
     return _to_discard(state, e.card)
 
 
 def _scheme_stolen(state: GameState, e: ev.SchemeStolen) -> GameState:
-    state = _player(state, e.from_seat, hand=_without(state.players[e.from_seat].hand, e.card))
-    state = _player(state, e.to_seat, hand=(*state.players[e.to_seat].hand, e.card))
+    state = _player(state, e.source, hand=_without(state.players[e.source].hand, e.card))
+    state = _player(state, e.target, hand=(*state.players[e.target].hand, e.card))
     return replace(state, steals=state.steals + 1)
 
 
@@ -333,6 +342,8 @@ def _scheme_phase(state: GameState, e: ev.SchemePhaseStarted) -> GameState:
 
 def _scheme_played(state: GameState, e: ev.SchemePlayed) -> GameState:
     state = _player(state, e.seat, hand=_without(state.players[e.seat].hand, e.card))
+    if rules_of(state).discard_after_resolving:  # I-8.1: in play until it has resolved
+        return replace(state, in_play=e.card, played=state.played + 1)
     return replace(_to_discard(state, e.card), played=state.played + 1)
 
 
@@ -341,7 +352,7 @@ def _scheme_step_ended(state: GameState, e: ev.SchemeStepEnded) -> GameState:
 
 
 def _henchmen_scored(state: GameState, e: ev.HenchmenScored) -> GameState:
-    return _player(state, e.seat, infamy=state.players[e.seat].infamy + e.infamy)
+    return _player(state, e.seat, infamy=state.players[e.seat].infamy + e.i)
 
 
 def _figures_cleared(state: GameState, e: ev.FiguresCleared) -> GameState:
@@ -366,6 +377,8 @@ def _player_resigned(state: GameState, e: ev.PlayerResigned) -> GameState:
     state = replace(state, supply=tuple(supply))
     for card in p.hand:
         state = _to_discard(state, card)
+    if state.in_play and state.actor == e.seat:  # its scheme in play, unresolved
+        state = replace(_to_discard(state, state.in_play), in_play="")
     zero = {what: 0 for what in TOKENS}
     state = _player(
         state,
@@ -388,11 +401,19 @@ def _player_resigned(state: GameState, e: ev.PlayerResigned) -> GameState:
             high = max((s for s in range(len(bids)) if bids[s]), key=bids.__getitem__, default=None)
             if high is None:
                 passes = ()  # no bid left: passes are counted afresh
+            elif rules_of(state).passes_since_remaining_high:  # ...with the passes since it
+                passes = _passes_since_bid(a.log, high, e.seat)
         state = replace(state, auction=replace(a, bids=tuple(bids), high=high, passes=passes))
     choices = list(state.choices)
     if choices:
         choices[e.seat] = None
     return replace(state, choices=tuple(choices))
+
+
+def _passes_since_bid(log: tuple[tuple[int, bool], ...], bidder: int, gone: int) -> tuple[int, ...]:
+    """The seats (but ``gone``) that passed after ``bidder``'s latest bid."""
+    last = max(i for i, (seat, bid) in enumerate(log) if bid and seat == bidder)
+    return tuple(dict.fromkeys(s for s, bid in log[last + 1 :] if not bid and s != gone))
 
 
 def _game_ended(state: GameState, e: ev.GameEnded) -> GameState:

@@ -24,7 +24,6 @@ from .cards import (
     JOBS,
     LIAISON,
     PEDDLER,
-    PERKS,
     RESOURCES,
     SABOTEUR,
     SECTOR_CHIEF,
@@ -34,6 +33,7 @@ from .cards import (
     WIN_INFAMY,
     WIN_REPUTATION,
 )
+from .content import content_of
 from .errors import RuleViolation
 from .events import (
     AuctionOpened,
@@ -72,6 +72,7 @@ from .events import (
 from .evolve import evolve
 from .rng import choice, shuffled
 from .state import GameState, PlayerState
+from .versions import rules_of
 
 
 class Builder:
@@ -118,10 +119,11 @@ def gain_rep(b: Builder, seat: int, faction: str, n: int, cause: str) -> None:
     if after <= before:
         return
     b.emit(Gained(seat, f"rep.{faction}", after - before, cause))
+    perks = content_of(s).perks[faction]
     for level in range(before + 1, after + 1):
-        if level > len(PERKS[faction]):
+        if level > len(perks):
             continue
-        perk = PERKS[faction][level - 1]
+        perk = perks[level - 1]
         b.emit(PerkReached(seat, faction, level))
         for what, k in perk.gains:
             gain(b, seat, what, k, f"perk.{faction}.{level}")
@@ -270,7 +272,7 @@ def start_round(b: Builder) -> None:
         for seat in b.state.clockwise_from(b.state.bodyguard):
             for f in FACTIONS:
                 if b.state.players[seat].rep_of(f) >= 3:
-                    gain(b, seat, PERKS[f][2].income, 1, f"perk.{f}.3")
+                    gain(b, seat, content_of(s).perks[f][2].income, 1, f"perk.{f}.3")
     if r > 1 and b.state.watchdogs:  # I-4.4, IR-5
         ask(b, "watchdog", b.state.bodyguard)
         return
@@ -356,7 +358,8 @@ def settle(b: Builder) -> None:
                                       or s.players[winner].hand))
     )  # fmt: skip
     if asks:
-        ask(b, "reward" if contact != INFORMANT or _informant_draws(s) else "discard", winner)
+        draws = contact != INFORMANT or _informant_draws(s)
+        ask(b, "reward" if draws else rules_of(s).informant_discard_step, winner)
         return
     reward_done(b)
 
@@ -370,9 +373,23 @@ def informant_next(b: Builder, seat: int) -> None:
     if _informant_draws(s):
         ask(b, "reward", seat)
     elif s.players[seat].hand:
-        ask(b, "discard", seat)
+        ask(b, rules_of(s).informant_discard_step, seat)
     else:
         reward_done(b)
+
+
+def phase(state: GameState) -> str:
+    """The step by what it awaits: its recorded name, but for the two discards, which
+    3.3 names after the step they belong to (rules 2: ``reward`` for the Informant's,
+    ``scheme`` for Informer Network's) and rules 1 named apart: ``discard`` and
+    ``scheme_discard`` whatever the rules version."""
+    step = state.step
+    if step == "reward" and state.results and state.auction is None:
+        if state.track[len(state.results) - 1] == INFORMANT and not _informant_draws(state):
+            return "discard"
+    elif step == "scheme" and state.in_play:
+        return "scheme_discard"
+    return step
 
 
 def reward_done(b: Builder) -> None:
@@ -633,7 +650,7 @@ def resigned(b: Builder, seat: int) -> None:
     if s.bodyguard == seat:
         b.emit(BodyguardPassed(s.next_seat(seat)))
         s = b.state
-    step, actor = s.step, s.actor
+    step, actor = phase(s), s.actor
     if step == "watchdog" and actor == seat:
         ask(b, "watchdog", s.bodyguard)
     elif step == "auction":

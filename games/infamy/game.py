@@ -18,20 +18,34 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.adapter import Adapter
-from games.core import ALL, Outcome, Reveal, RuleViolation, Status, TableOption, Window
+from games.core import (
+    ALL,
+    Outcome,
+    Placements,
+    Reveal,
+    RuleViolation,
+    Status,
+    TableOption,
+    Window,
+    placed_by,
+)
+from games.positions import POSITION, position_option
 
-from . import bots, codec, errors, hidden, review, view
+from . import bots, codec, errors, hidden, position, review, view
+from .cards import CONTENT_VERSION
 from .commands import Command
+from .content import CONTENT_VERSIONS
 from .defaults import minimal_command
 from .evolve import evolve
 from .flow import outcome
 from .legal import legal_commands
 from .rules import awaiting, decide
-from .setup import MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Options, setup_events, validate_options
+from .setup import MAX_PLAYERS, MIN_PLAYERS, Options, setup_events, validate_options
 from .state import GameState
+from .versions import RULES_VERSION, RULES_VERSIONS
 
 TIMEOUT_POLICIES = ("minimal", "bot")
-PUBLIC_OPTIONS = ("colours", "sector_seconds")
+PUBLIC_OPTIONS = ("colours", "sector_seconds", "content_version")
 
 
 def _options(stored: Mapping[str, Any]) -> Options:
@@ -40,6 +54,7 @@ def _options(stored: Mapping[str, Any]) -> Options:
         sector_seconds=int(stored.get("sector_seconds", Options.sector_seconds)),
         turn_seconds=0,
         stacked=dict(stored.get("stacked") or {}),
+        content_version=str(stored.get("content_version", CONTENT_VERSION)),
     )
 
 
@@ -47,6 +62,9 @@ class Infamy(Adapter[GameState]):
     name = "infamy"
     title = "Infamy"
     rules_version = RULES_VERSION
+    rules_versions: tuple[int, ...] = RULES_VERSIONS  # every version it still decides
+    content_version: str | None = CONTENT_VERSION  # the newest stand-in tables
+    content_versions: tuple[str, ...] = CONTENT_VERSIONS  # every one it still plays
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     bot_kinds: tuple[str, ...] = ("random", "heuristic")
@@ -70,6 +88,13 @@ class Infamy(Adapter[GameState]):
     turn_name: str = review.TURN_NAME
     moment_kinds: Mapping[str, str] = review.MOMENT_KINDS
 
+    event_schema_version: int = codec.SCHEMA_VERSION  # 2: 3.3's field names
+
+    def upcast_event(
+        self, kind: str, payload: Mapping[str, Any], schema_version: int
+    ) -> dict[str, Any]:
+        return codec.upcast_event(kind, dict(payload), schema_version)
+
     def http_status(self, code: str) -> int:
         return errors.http_status(code)
 
@@ -79,6 +104,16 @@ class Infamy(Adapter[GameState]):
         self, options: Mapping[str, Any] | None, seats: int, *, sandbox: bool
     ) -> dict[str, Any]:
         raw = dict(options or {})
+        given = position_option(raw, sandbox=sandbox, says="colours, sector_seconds")
+        if given is not None:
+            doc = position.validate_position(given, seats)
+            colours = [p["colour"] for p in doc["players"]]
+            return {
+                "colours": colours,
+                "sector_seconds": doc["sector_seconds"],
+                "stacked": {},
+                POSITION: doc,
+            }
         if "turn_seconds" in raw:
             # one clock per single-seat step: the table's (Table.turn_seconds)
             raise RuleViolation(
@@ -95,6 +130,7 @@ class Infamy(Adapter[GameState]):
             "colours": list(checked.colours),
             "sector_seconds": checked.sector_seconds,
             "stacked": dict(checked.stacked),
+            "content_version": checked.content_version,
         }
 
     def public_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -103,16 +139,30 @@ class Infamy(Adapter[GameState]):
     def start(
         self, names: Sequence[str], options: Mapping[str, Any], seed: str, salt: str
     ) -> tuple[Any, ...]:
+        if options.get(POSITION) is not None:
+            return position.position_started(tuple(names), options[POSITION], seed, salt)
         return setup_events(list(names), _options(options), seed, salt)
 
     def setup_from_started(self, started: Mapping[str, Any], seed: str) -> tuple[Any, ...]:
+        if started.get("position") is not None:
+            names = tuple(started["names"])
+            return position.position_started(names, started["position"], seed, started["salt"])
         options = Options(
             colours=tuple(started["colours"]),
             sector_seconds=started["sector_seconds"],
             turn_seconds=started["turn_seconds"],
             stacked=started.get("stacked") or {},
         )
-        return setup_events(list(started["names"]), options, seed, started.get("salt", ""))
+        return setup_events(
+            list(started["names"]), options, seed, started.get("salt", ""),
+            rules_version=started["rules_version"], content_version=started["content_version"],
+        )  # fmt: skip
+
+    def validate_position(self, document: Any, seats: int) -> dict[str, Any]:
+        return position.validate_position(document, seats)
+
+    def position_of(self, state: GameState) -> dict[str, Any]:
+        return position.position_of(state)
 
     # --- the rules ----------------------------------------------------------------------
 
@@ -129,6 +179,17 @@ class Infamy(Adapter[GameState]):
 
     def outcome(self, state: GameState) -> Outcome | None:
         return outcome(state)
+
+    def placements(self, state: GameState) -> Placements | None:
+        # The winners; then the seats still in the game by Infamy, the first criterion of
+        # every victory class (equal Infamy shares a place); then every seat that left.
+        if not state.over:
+            return None
+        won = tuple(state.winners)
+        staying = {p.seat: p.infamy for p in state.players if not p.out}
+        ranked = placed_by(staying, won)
+        left = tuple(p.seat for p in state.players if p.out and p.seat not in won)
+        return ranked + ((left,) if left else ())
 
     def status(self, state: GameState) -> Status:
         if state.over:

@@ -23,7 +23,7 @@ from games.core import Viewer
 from games.rng import choice
 from games.twins import renamed_unseen, reseeded, untaken_reordered, without
 
-from .cards import SCHEMES
+from .cards import FACTIONS, SCHEMES
 from .codec import decode_event, encode_event
 from .events import (
     ContactDeckShuffled,
@@ -41,6 +41,7 @@ from .events import (
 )
 from .evolve import evolve
 from .legal import legal_sectors
+from .position import seen_by
 from .state import GameState
 
 
@@ -48,12 +49,15 @@ def seen_part(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """What ``viewer`` (not staff) sees of an event's cards."""
     kind = data["type"]
     if kind == "GameStarted":
-        return without(data, "seed", "salt", "stacked")
+        shown = without(data, "seed", "salt", "stacked")
+        if data.get("position") is not None:
+            shown["position"] = seen_by(data["position"], viewer)
+        return shown
     if kind in ("JobDeckShuffled", "ContactDeckShuffled", "SchemeDeckShuffled"):
         return without(data, "cards")
     if kind == "SchemesDrawn" and data["seat"] != viewer:
         return without(data, "cards")
-    if kind == "SchemeStolen" and viewer not in (data["from_seat"], data["to_seat"]):
+    if kind == "SchemeStolen" and viewer not in (data["from"], data["to"]):
         return without(data, "card")
     return data
 
@@ -71,7 +75,65 @@ def hidden_twin(events: Sequence[Event], viewer: Viewer, seed: str) -> tuple[Eve
             group=lambda card: card[0],  # the faction's deck
         )
         twin = _decks_reordered([decode_event(data) for data in encoded], seed)
+    twin = _position_twin(twin, viewer, seed)
     return tuple(_sealed_choices_redrawn(twin, viewer, seed))
+
+
+def _position_twin(events: list[Event], viewer: Viewer, seed: str) -> list[Event]:
+    """A game started from a position: the decks it gave that no shuffle replaced since,
+    their cards not taken since in another order (not for staff, who see them), and the
+    other seats' sealed sector choices of its step, while unrevealed, drawn again."""
+    first = events[0] if events else None
+    if not isinstance(first, GameStarted) or first.position is None:
+        return events
+    doc = dict(first.position)
+    taken: dict[str, int] = {}
+    shuffled_since: set[str] = set()
+    opened = False  # a new sector step or the reveal since the start
+    for event in events[1:]:
+        if isinstance(event, JobDeckShuffled | ContactDeckShuffled | SchemeDeckShuffled):
+            shuffled_since.add(_deck(event))
+        elif drawn := _drawn(event):
+            taken[drawn[0]] = taken.get(drawn[0], 0) + drawn[1]
+        elif isinstance(event, SectorsRevealed) or (
+            isinstance(event, StepStarted) and event.step == "sector"
+        ):
+            opened = True
+    if viewer != "staff":
+        for key, deck in (("job_deck", "jobs"), ("contact_deck", "contacts")):
+            if deck not in shuffled_since:
+                doc[key] = list(untaken_reordered(doc[key], taken.get(deck, 0), seed, deck))
+        decks = [list(d) for d in doc["scheme_decks"]]
+        for i, faction in enumerate(FACTIONS):
+            deck = f"schemes:{faction}"
+            if deck not in shuffled_since:
+                decks[i] = list(untaken_reordered(decks[i], taken.get(deck, 0), seed, deck))
+        doc["scheme_decks"] = decks
+    if doc["step"] == "sector" and not doc["revealed"] and not opened:
+        state = evolve(GameState(), first)
+        choices = list(doc["choices"])
+        for seat, chosen in enumerate(choices):
+            if chosen is None or seat == viewer:
+                continue
+            sectors = legal_sectors(state, seat)
+            sector = choice(sectors, seed, f"twin:position-sector:{seat}")
+            accomplice = (
+                choice(sectors, seed, f"twin:position-accomplice:{seat}") if chosen[1] else 0
+            )
+            choices[seat] = [sector, accomplice]
+        doc["choices"] = choices
+    return [replace(first, position=doc), *events[1:]]
+
+
+def _drawn(event: Event) -> tuple[str, int] | None:
+    """The deck an event takes cards from, and how many (None: it takes none)."""
+    if isinstance(event, JobsRefilled):
+        return "jobs", len(event.cards)
+    if isinstance(event, ContactsRevealed):
+        return "contacts", len(event.cards)
+    if isinstance(event, SchemesDrawn):
+        return f"schemes:{event.faction}", len(event.cards)
+    return None
 
 
 def _decks_reordered(events: list[Event], seed: str) -> list[Event]:
@@ -82,13 +144,8 @@ def _decks_reordered(events: list[Event], seed: str) -> list[Event]:
         if isinstance(event, JobDeckShuffled | ContactDeckShuffled | SchemeDeckShuffled):
             deck = _deck(event)
             last[deck], taken[deck] = index, 0
-        elif isinstance(event, JobsRefilled):
-            taken["jobs"] = taken.get("jobs", 0) + len(event.cards)
-        elif isinstance(event, ContactsRevealed):
-            taken["contacts"] = taken.get("contacts", 0) + len(event.cards)
-        elif isinstance(event, SchemesDrawn):
-            deck = f"schemes:{event.faction}"
-            taken[deck] = taken.get(deck, 0) + len(event.cards)
+        elif drawn := _drawn(event):
+            taken[drawn[0]] = taken.get(drawn[0], 0) + drawn[1]
     twin = list(events)
     for deck, index in last.items():
         shuffle = events[index]

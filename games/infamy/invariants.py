@@ -57,6 +57,7 @@ def violations(state: GameState, *, settled: bool = True) -> list[str]:
         found.append("jobs not each in one place")
     schemes = [c for pile in (*state.scheme_decks, *state.scheme_discards) for c in pile]
     schemes += [c for p in state.players for c in p.hand]
+    schemes += [state.in_play] if state.in_play else []  # rules 2: resolving (I-8.1)
     if sorted(schemes) != _SCHEMES:
         doubled = [c for c, n in Counter(schemes).items() if n > 1]
         found.append(f"schemes not each in one place (doubled {doubled})")
@@ -65,6 +66,8 @@ def violations(state: GameState, *, settled: bool = True) -> list[str]:
         found.append("contacts doubled")
     if not settled:
         return found
+    if state.in_play and state.step != "scheme":
+        found.append("a scheme in play outside the scheme step")
     if state.over:
         if not state.winners:
             found.append("the game is over without a winner")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import BOARD, CONTACTS, FACTION_NAMES, JOB_REWARDS, JOBS, SCHEMES
+from .content import content_of
 from .flow import figure_sector
 from .state import GameState
 
@@ -38,7 +39,7 @@ def _faction(f: str | None) -> str:
 
 
 def _supply(state: GameState, sector: int) -> str:
-    kind = BOARD[sector].supply
+    kind = content_of(state).board[sector].supply
     if kind == "special":
         return "recover 3 bribes" if state.day else "+1 Infamy"
     return f"+1 {kind}"
@@ -61,7 +62,7 @@ def _place(state: GameState, seat: int, v: dict[str, Any]) -> str:
         return f"On the HQ ({figure}): {_twice(state, seat, gain)}"
     if v["space"] == "supply":
         return f"On the supply space ({figure}): {_twice(state, seat, _supply(state, sector))}"
-    job = JOBS[v["job"]]
+    job = content_of(state).jobs[v["job"]]
     pays = ", ".join(f"{n} {k}" for k, n in job.requires) or "nothing"
     gives = [f"+{job.infamy} Infamy"] if job.infamy else []
     if job.rep:

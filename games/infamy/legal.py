@@ -38,9 +38,9 @@ from .commands import (
     UseFavor,
 )
 from .errors import RuleViolation
-from .flow import can_favor, legal_spaces, may_forgo, payable, pending_figures
+from .flow import can_favor, legal_spaces, may_forgo, payable, pending_figures, phase
 from .rules import awaiting, decide
-from .schemes import SCHEME_RULES
+from .schemes import scheme_rule
 from .state import GameState
 
 
@@ -124,8 +124,7 @@ def _scheme_values(state: GameState, seat: int, card: str, key: str) -> list[Any
 
 
 def _scheme_variants(state: GameState, seat: int, card: str) -> list[dict[str, Any]]:
-    design = SCHEMES[card]
-    rule = SCHEME_RULES[(design.faction, design.number)]
+    rule = scheme_rule(state, card)
     keys = [k for k in rule.keys if k not in ("from", "to", "give", "take")]
     base = [dict(zip(keys, values, strict=True)) for values in
             product(*(_scheme_values(state, seat, card, k) for k in keys))]  # fmt: skip
@@ -144,7 +143,7 @@ def _scheme_variants(state: GameState, seat: int, card: str) -> list[dict[str, A
 
 
 def _raw(state: GameState, seat: int) -> list[Command]:
-    step = state.step
+    step = phase(state)
     p = state.players[seat]
     out: list[Command] = []
     if step == "watchdog":

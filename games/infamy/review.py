@@ -67,6 +67,10 @@ def review_marks(events: Sequence[Seen]) -> ReviewMarks:
             seat = int(data["seat"])
             if 0 <= seat < len(infamy):
                 infamy[seat] += int(data["n"]) if kind == "Gained" else -int(data["n"])
+        elif kind == "HenchmenScored":  # I-8.2 (its Infamy field: ``i``, 3.3)
+            seat = int(data["seat"])
+            if 0 <= seat < len(infamy):
+                infamy[seat] += int(data["i"])
         elif kind == "DayNightFlipped":
             standing = ", ".join(f"{name(s)} {n}" for s, n in enumerate(infamy))
             half = "Day" if day else "Night"

@@ -41,6 +41,7 @@ from .commands import (
     Timeout,
     UseFavor,
 )
+from .content import content_of
 from .errors import RuleViolation
 from .events import (
     BidPassed,
@@ -80,6 +81,7 @@ from .flow import (
     open_auction,
     payable,
     pending_figures,
+    phase,
     place_hazard,
     placement_next,
     recover,
@@ -93,11 +95,14 @@ from .flow import (
     settle,
     steal_resource,
 )
-from .schemes import INFORMER_NETWORK, SCHEME_RULES
+from .schemes import INFORMER_NETWORK, scheme_rule
 from .state import GameState
+from .versions import rules_of
 
 SYSTEM = None  # the seat of commands issued by the service itself (timers)
 
+# By ``flow.phase``: the step, with its discards told apart (3.3 names them ``reward`` and
+# ``scheme`` from rules 2; a command of the other half of the step is ``not_allowed_now``).
 STEP_COMMANDS: dict[str, tuple[type, ...]] = {
     "watchdog": (MoveWatchdog,),
     "auction": (Bid, UseFavor, Pass),
@@ -148,7 +153,7 @@ def decide(
             raise RuleViolation("already_chosen", "Your sector card is already committed.")
         raise RuleViolation("not_your_turn", "The game is not waiting for this seat.",
                             awaiting=list(awaiting(state)))  # fmt: skip
-    if not isinstance(command, STEP_COMMANDS.get(state.step, ())):
+    if not isinstance(command, STEP_COMMANDS.get(phase(state), ())):
         raise RuleViolation("not_allowed_now", f"The {state.step} step does not take this.",
                             step=state.step)  # fmt: skip
     apply(b, seat, command)
@@ -300,7 +305,7 @@ def _discard(b: Builder, seat: int, cmd: Discard) -> None:
     s = b.state
     if cmd.card not in s.players[seat].hand:
         raise RuleViolation("card_not_in_hand", "That scheme is not in your hand.")
-    informant = s.step == "discard"
+    informant = phase(s) == "discard"
     b.emit(SchemeDiscarded(seat, cmd.card, INFORMANT if informant else "scheme"))
     if informant:
         reward_done(b)
@@ -331,9 +336,9 @@ def _sector_ok(b: Builder, seat: int, sector: object, code: str) -> int:
     if isinstance(sector, bool) or sector not in BOARD:
         raise RuleViolation(code, "Name a sector from 1 to 6.")
     assert isinstance(sector, int)
-    if sector in s.watchdogs and s.chief != seat:  # IR-13
-        raise RuleViolation("watchdog_sector", "A Watchdog guards that sector.",
-                            watchdogs=sorted(set(s.watchdogs)))  # fmt: skip
+    if sector in s.watchdogs and s.chief != seat:  # IR-13, 3.3: illegal_target
+        raise RuleViolation("illegal_target", "A Watchdog guards that sector.",
+                            reason="watchdog_sector", watchdogs=sorted(set(s.watchdogs)))  # fmt: skip
     return sector
 
 
@@ -364,7 +369,8 @@ def _place(b: Builder, seat: int, cmd: Place) -> None:
     sector = figure_sector(s, seat, cmd.figure)
     space = f"{sector}/{cmd.space}"
     if sector in s.watchdogs and s.chief != seat:
-        raise RuleViolation("watchdog_sector", "A Watchdog arrived in that sector (IR-39).")
+        raise RuleViolation("illegal_target", "A Watchdog arrived in that sector (IR-39).",
+                            reason="watchdog_sector")  # fmt: skip
     if s.figure_on(space) is not None:
         raise RuleViolation("space_taken", "Another figure is on that space.", space=space)
     if space in s.hazards:
@@ -389,7 +395,7 @@ def _place(b: Builder, seat: int, cmd: Place) -> None:
 
 
 def _supply_effect(b: Builder, seat: int, sector: int) -> None:
-    kind = BOARD[sector].supply
+    kind = content_of(b.state).board[sector].supply
     if kind == "special":  # sector 2 (I-5.4)
         if b.state.day:
             recover(b, seat, 3, "sector2")
@@ -414,7 +420,7 @@ def _check_job(s: GameState, seat: int, sector: int, cmd: Place) -> None:
 
 def _complete_job(b: Builder, seat: int, cmd: Place) -> None:
     assert cmd.job is not None
-    job = JOBS[cmd.job]
+    job = content_of(b.state).jobs[cmd.job]
     faction = cmd.faction or job.factions[0]
     b.emit(JobCompleted(seat, job.id, job.requires, faction))
     c = cmd.choices
@@ -457,9 +463,10 @@ def _play_scheme(b: Builder, seat: int, cmd: PlayScheme) -> None:
     if cmd.card not in s.players[seat].hand:
         raise RuleViolation("card_not_in_hand", "That scheme is not in your hand.")
     design = SCHEMES[cmd.card]
-    if design.round != "any" and (design.round == "day") != s.day:  # IR-29
-        raise RuleViolation("wrong_round", f"{design.name} is played only by {design.round}.")
-    rule = SCHEME_RULES[(design.faction, design.number)]
+    if design.round != "any" and (design.round == "day") != s.day:  # IR-29, 3.3
+        raise RuleViolation("not_allowed_now", f"{design.name} is played only by {design.round}.",
+                            reason="wrong_round", round=design.round)  # fmt: skip
+    rule = scheme_rule(s, cmd.card)
     p = s.players[seat]
     if any(p.count(what) < n for what, n in rule.pay):  # IR-27
         raise RuleViolation("cannot_pay", f"{design.name} needs a payment you cannot make.")
@@ -470,12 +477,14 @@ def _play_scheme(b: Builder, seat: int, cmd: PlayScheme) -> None:
         b.emit(Lost(seat, what, n, cmd.card))
     rule.resolve(b, seat, cmd.choices)
     if (design.faction, design.number) == INFORMER_NETWORK and b.state.players[seat].hand:
-        ask(b, "scheme_discard", seat)
+        ask(b, rules_of(b.state).scheme_discard_step, seat)
         return
     _after_scheme(b, seat)
 
 
 def _after_scheme(b: Builder, seat: int) -> None:
+    if b.state.in_play:  # rules 2: resolved, then discarded (I-8.1)
+        b.emit(SchemeDiscarded(seat, b.state.in_play, "resolved"))
     s = b.state
     if s.informant == seat and s.played == 1 and s.players[seat].hand:  # IR-26
         ask(b, "scheme", seat)

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import FACTIONS, RESOURCES
+from .cards import FACTIONS, RESOURCES, SCHEMES
+from .content import STANDIN_0, content_of
 from .errors import RuleViolation
 from .events import Lost
 from .flow import (
@@ -28,6 +29,7 @@ from .flow import (
     steal_resource,
     steal_scheme,
 )
+from .state import GameState
 
 Choices = dict[str, Any]
 Resolve = Callable[[Builder, int, Choices], None]
@@ -152,7 +154,12 @@ def _clean_sweep(b: Builder, seat: int, c: Choices) -> None:
 
 
 def _deck(b: Builder, name: Any) -> str:
+    """A scheme deck that can give a card (IR-28): named, and not empty with an empty
+    discard pile (rules 2: the scheme being played is not in its discard pile yet)."""
     able = [f for f in FACTIONS if b.state.can_draw(f)]
+    if name in FACTIONS and name not in able:
+        raise RuleViolation("illegal_target", "That deck and its discard pile are empty.",
+                            reason="deck_empty", choices=able)  # fmt: skip
     if name not in able:
         raise RuleViolation("missing_choice", "Name a scheme deck to draw from.", choices=able)
     return str(name)
@@ -211,4 +218,20 @@ SCHEME_RULES: dict[tuple[str, int], SchemeRule] = {
     ("pkd", 8): SchemeRule((), _recover_then(1, ("weapon", 1))),
     ("pkd", 9): SchemeRule((), _move((("weapon", 1),)), ("from", "to")),
     ("pkd", 10): SchemeRule((), _cell, ("deck",)),
+}  # content infamy/standin-1 (the tuned tables)
+# content infamy/standin-0 (the specification's ISD-3): the designs the tuning changed
+SPEC_SCHEME_RULES: dict[tuple[str, int], SchemeRule] = {
+    **SCHEME_RULES,
+    ("harada", 2): SchemeRule((("compound", 1),), _gains(("henchman", 2))),
+    ("harada", 8): SchemeRule((("compound", 2), ("henchman", 1)), _rep("harada")),
+    ("trust", 7): SchemeRule((("data", 2),), _rep("trust")),
+    ("pkd", 5): SchemeRule((("weapon", 2),), _rep("pkd")),
 }
+
+
+def scheme_rule(state: GameState, card: str) -> SchemeRule:
+    """The payment and resolution of scheme ``card`` in the content ``state``'s game is
+    played with (content.content_of)."""
+    design = SCHEMES[card]
+    rules = SPEC_SCHEME_RULES if content_of(state).id == STANDIN_0 else SCHEME_RULES
+    return rules[(design.faction, design.number)]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import BOARD, COLOURS, CONTACT_IDS, CONTENT_VERSION, FACTIONS, JOB_IDS, faction_schemes
+from .content import CONTENT_VERSIONS
 from .errors import RuleViolation
 from .events import (
     BodyguardAssigned,
@@ -21,8 +22,8 @@ from .evolve import replay
 from .flow import Builder, start_round
 from .rng import choice, seed_hash, shuffled
 from .state import GameState
+from .versions import RULES_VERSION, RULES_VERSIONS
 
-RULES_VERSION = 1
 MIN_PLAYERS, MAX_PLAYERS = 3, 4
 STACKABLE = ("contacts", "jobs", "schemes.harada", "schemes.trust", "schemes.pkd",
              "first_seat", "watchdog_sector")  # fmt: skip
@@ -36,6 +37,8 @@ class Options:
     sector_seconds: int = 60  # the sealed sector step's deadline
     turn_seconds: int = 0  # single-seat steps' engine deadline; 0: none (the service times)
     stacked: Mapping[str, Any] = field(default_factory=dict)  # sandbox decks (G-15)
+    # the stand-in tables it is played with (content.py; default: the newest)
+    content_version: str = CONTENT_VERSION
 
 
 def _bad(message: str, field: str, **data: Any) -> RuleViolation:
@@ -54,7 +57,8 @@ def _ids(value: Any, known: Sequence[str], name: str) -> tuple[str, ...]:
 def validate_options(options: Mapping[str, Any] | None, seats: int) -> Options:
     """The options of a new table, checked (``bad_options`` otherwise)."""
     options = dict(options or {})
-    unknown = set(options) - {"players", "colours", "sector_seconds", "turn_seconds", "stacked"}
+    known = {"players", "colours", "sector_seconds", "turn_seconds", "stacked", "content_version"}
+    unknown = set(options) - known
     if unknown:
         raise _bad(f"Unknown option(s): {', '.join(sorted(unknown))}.", sorted(unknown)[0])
     if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
@@ -105,14 +109,24 @@ def validate_options(options: Mapping[str, Any] | None, seats: int) -> Options:
             if isinstance(value, bool) or value not in BOARD:
                 raise _bad("stacked.watchdog_sector is a sector (1-6).", "stacked")
             clean[key] = value
-    return Options(full, timing["sector_seconds"], timing["turn_seconds"], clean)
+    content = options.get("content_version", CONTENT_VERSION)
+    if content not in CONTENT_VERSIONS:
+        raise _bad("content_version names a content version Infamy plays.", "content_version",
+                   choices=list(CONTENT_VERSIONS))  # fmt: skip
+    return Options(full, timing["sector_seconds"], timing["turn_seconds"], clean, content)
 
 
 def setup_events(
     players: int | Sequence[str], options: Options | Mapping[str, Any] | None = None,
-    seed: str = "", salt: str = "",
+    seed: str = "", salt: str = "", *, rules_version: int = RULES_VERSION,
+    content_version: str | None = None,
 ) -> tuple[Event, ...]:  # fmt: skip
-    """The events that start a game (I-2): decks, bodyguard, Watchdog, the first round."""
+    """The events that start a game (I-2): decks, bodyguard, Watchdog, the first round,
+    under ``rules_version`` and ``content_version`` (default: the newest; a recorded game's
+    own, to re-derive its setup; the content defaults to the options')."""
+    if rules_version not in RULES_VERSIONS:
+        raise _bad(f"Unknown rules version {rules_version}.", "rules_version",
+                   choices=list(RULES_VERSIONS))  # fmt: skip
     names = (
         tuple(f"Player {i + 1}" for i in range(players))
         if isinstance(players, int)
@@ -123,9 +137,13 @@ def setup_events(
     elif not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise _bad("Infamy is for 3 to 4 players.", "seats", seats=len(names))
     colours = options.colours or COLOURS[: len(names)]
+    content_version = content_version or options.content_version
+    if content_version not in CONTENT_VERSIONS:
+        raise _bad(f"Unknown content version {content_version}.", "content_version",
+                   choices=list(CONTENT_VERSIONS))  # fmt: skip
     st = options.stacked
     b = Builder(GameState())
-    b.emit(GameStarted(RULES_VERSION, CONTENT_VERSION, names, tuple(colours),
+    b.emit(GameStarted(rules_version, content_version, names, tuple(colours),
                        options.sector_seconds, options.turn_seconds, seed,
                        seed_hash(seed, salt), dict(st), salt))  # fmt: skip
 
@@ -147,6 +165,8 @@ def setup_events(
 
 def initial_state(
     players: int | Sequence[str], options: Options | Mapping[str, Any] | None = None,
-    seed: str = "",
+    seed: str = "", *, rules_version: int | None = None,
 ) -> GameState:  # fmt: skip
-    return replay(setup_events(players, options, seed))
+    """A started game's state (``rules_version``: an older version's, for tests)."""
+    version = RULES_VERSION if rules_version is None else rules_version
+    return replay(setup_events(players, options, seed, rules_version=version))

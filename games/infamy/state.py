@@ -57,6 +57,7 @@ class Auction:
     bidders: tuple[int, ...] = ()  # seats that have bid on it (favors: IR-9)
     high: int | None = None  # the high bidder
     passes: tuple[int, ...] = ()  # seats that passed since the latest bid (or the start)
+    log: tuple[tuple[int, bool], ...] = ()  # (seat, bid: True / passed: False), in order
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,7 @@ class GameState:
     handled: tuple[tuple[int, str], ...] = ()  # (seat, figure) placed, not placed or forgone
     figures: tuple[Figure, ...] = ()
     played: int = 0  # schemes the current seat played in this scheme step
+    in_play: str = ""  # rules 2: the scheme resolving, discarded once resolved (I-8.1)
     stacked_contacts: tuple[tuple[str, ...], ...] = ()  # sandbox: each Day's contact order
     over: bool = False
     winners: tuple[int, ...] = ()

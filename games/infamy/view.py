@@ -12,20 +12,17 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from .cards import (
-    BOARD,
     CONTACTS,
     CONTENT_VERSION,
     FACTION_NAMES,
     FACTIONS,
     HAZARDS,
     JOB_REWARDS,
-    JOBS,
-    PERKS,
-    SCHEMES,
     TOKENS,
     WATCHDOGS,
 )
 from .codec import event_dict
+from .content import CONTENT_VERSIONS, CONTENTS, TUNED, Content, content_of
 from .events import (
     ContactDeckShuffled,
     ContactsRevealed,
@@ -43,6 +40,7 @@ from .events import (
     SectorChosen,
     SectorsRevealed,
 )
+from .position import seen_by
 from .state import GameState
 from .state import with_changes as replace
 
@@ -55,8 +53,8 @@ def contact(contact_id: str) -> dict[str, Any]:
     return {"id": c.id, "name": c.name, "factions": list(c.factions), "text": c.text}
 
 
-def job(job_id: str) -> dict[str, Any]:
-    j = JOBS[job_id]
+def job(job_id: str, tables: Content = TUNED) -> dict[str, Any]:
+    j = tables.jobs[job_id]
     return {
         "id": j.id, "name": j.name, "type": j.type, "sector": j.sector,
         "requires": dict(j.requires), "reward": JOB_REWARDS[j.reward], "infamy": j.infamy,
@@ -64,42 +62,45 @@ def job(job_id: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def scheme(card: str) -> dict[str, Any]:
-    d = SCHEMES[card]
+def scheme(card: str, tables: Content = TUNED) -> dict[str, Any]:
+    d = tables.schemes[card]
     return {"id": card, "faction": d.faction, "name": d.name, "round": d.round,
             "text": d.text, "reconstructed": True}  # fmt: skip
 
 
-def board() -> list[dict[str, Any]]:
+def board(tables: Content = TUNED) -> list[dict[str, Any]]:
     return [
         {"sector": s.number, "name": s.name, "hq": s.hq, "supply": s.supply,
          "reconstructed": True}
-        for s in BOARD.values()
+        for s in tables.board.values()
     ]  # fmt: skip
 
 
-def perks() -> dict[str, list[dict[str, Any]]]:
+def perks(tables: Content = TUNED) -> dict[str, list[dict[str, Any]]]:
     return {
         f: [
             {"level": i + 1, "name": p.name, "gains": dict(p.gains), "draw": p.draw,
              "income": p.income or None, "reconstructed": not (f == "trust" and i == 0)}
-            for i, p in enumerate(PERKS[f])
+            for i, p in enumerate(tables.perks[f])
         ]
         for f in FACTIONS
     }  # fmt: skip
 
 
-def catalogue() -> dict[str, Any]:
-    """Everything a client needs to draw cards and the board (G-10)."""
+def catalogue(content_version: str = CONTENT_VERSION) -> dict[str, Any]:
+    """Everything a client needs to draw cards and the board (G-10), in a content version
+    (default: the newest; a game's own numbers are in its view)."""
+    tables = CONTENTS[content_version]
     return {
-        "content_version": CONTENT_VERSION,
+        "content_version": content_version,
+        "content_versions": list(CONTENT_VERSIONS),
         "reconstructed": True,
         "factions": FACTION_NAMES,
-        "board": board(),
+        "board": board(tables),
         "contacts": [contact(c) for c in CONTACTS],
-        "jobs": [job(j) for j in JOBS],
-        "schemes": [scheme(c) for c in SCHEMES],
-        "perks": perks(),
+        "jobs": [job(j, tables) for j in tables.jobs],
+        "schemes": [scheme(c, tables) for c in tables.schemes],
+        "perks": perks(tables),
     }
 
 
@@ -121,6 +122,7 @@ def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[st
     from .legal import legal_commands
     from .rules import awaiting
 
+    tables = content_of(state)  # the numbers this game is played with
     players = []
     for p in state.players:
         entry: dict[str, Any] = {
@@ -133,13 +135,13 @@ def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[st
             "bribes": {"available": p.available, "spent": p.spent, "on_contacts": p.on_contacts},
             "reputation": dict(zip(FACTIONS, p.rep, strict=True)),
             "infamy": p.infamy,
-            "jobs": [job(j) for j in p.jobs],
+            "jobs": [job(j, tables) for j in p.jobs],
             "hand_size": len(p.hand),
             "out": p.out,
             "resigned": p.resigned,
         }
         if sees_hand(viewer, p.seat, state):
-            entry["hand"] = [scheme(c) for c in p.hand]
+            entry["hand"] = [scheme(c, tables) for c in p.hand]
         if state.step == "sector" or state.revealed:
             chosen = state.choices[p.seat] if p.seat < len(state.choices) else None
             entry["chosen"] = chosen is not None
@@ -165,7 +167,9 @@ def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[st
         "awaiting": list(waiting),
         "deadline": state.deadline if waiting else None,
         "bodyguard": state.bodyguard,
-        "board": board(),
+        "board": board(tables),
+        "perks": perks(tables),
+        "in_play": scheme(state.in_play, tables) if state.in_play else None,
         "watchdogs": list(state.watchdogs),
         "watchdogs_in_supply": WATCHDOGS - len(state.watchdogs),
         "hazards": list(state.hazards),
@@ -173,7 +177,7 @@ def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[st
         "supply": dict(zip(TOKENS, state.supply, strict=True)),
         "figures": [{"space": f.space, "seat": f.seat, "figure": f.figure}
                     for f in state.figures],  # fmt: skip
-        "jobs": [job(j) for j in state.jobs],
+        "jobs": [job(j, tables) for j in state.jobs],
         "job_deck_size": len(state.job_deck),
         "contact_track": [
             {**contact(c), "position": i,
@@ -195,7 +199,7 @@ def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[st
         "order": list(state.order),
         "done": list(state.done),
         "scheme_decks": {f: len(d) for f, d in zip(FACTIONS, state.scheme_decks, strict=True)},
-        "scheme_discards": {f: [scheme(c) for c in d]
+        "scheme_discards": {f: [scheme(c, tables) for c in d]
                             for f, d in zip(FACTIONS, state.scheme_discards, strict=True)},
         "seed_hash": state.seed_hash,
         "over": state.over,
@@ -223,6 +227,8 @@ def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dic
         data.pop("seed")
         data.pop("stacked")
         data.pop("salt")
+        if event.position is not None:
+            data["position"] = seen_by(event.position, viewer)
     elif isinstance(event, JobDeckShuffled | SchemeDeckShuffled | ContactDeckShuffled):
         if viewer != "staff":
             data["cards"] = None
@@ -230,8 +236,7 @@ def redact_event(event: Event, viewer: Viewer, *, revealed: bool = False) -> dic
     elif isinstance(event, SchemesDrawn) and viewer not in ("staff", event.seat):
         data["cards"] = None
         data["count"] = len(event.cards)
-    elif isinstance(event, SchemeStolen) and viewer not in ("staff", event.from_seat,
-                                                            event.to_seat):  # fmt: skip
+    elif isinstance(event, SchemeStolen) and viewer not in ("staff", event.source, event.target):
         data["card"] = None
     elif isinstance(event, SectorChosen) and viewer != event.seat:
         data["sector"] = None
@@ -244,7 +249,7 @@ def reveals(event: Event) -> frozenset[int] | Literal["all"]:
     if isinstance(event, SchemesDrawn):
         return frozenset({event.seat})
     if isinstance(event, SchemeStolen):
-        return frozenset({event.from_seat, event.to_seat})
+        return frozenset({event.source, event.target})
     if isinstance(
         event,
         SectorsRevealed | ContactsRevealed | JobsRefilled | SchemeDiscarded | SchemePlayed

@@ -62,7 +62,7 @@ class Player:
 
 # A table's own fields in POST /tables; anything else a test names is the game's option.
 TABLE_FIELDS = {"game", "options", "mode", "seats", "undo", "spectator_delay", "turn_seconds"}
-TABLE_FIELDS |= {"turn_action", "seed", "join", "position"}
+TABLE_FIELDS |= {"turn_action", "abandon_after", "seed", "join", "position"}
 
 
 def create_table(player: Player, **fields: Any) -> dict[str, Any]:

@@ -236,20 +236,6 @@ def test_undo_takes_back_your_last_move_on_a_casual_table(alice, bob, staff) -> 
     assert (nothing.status_code, nothing.json()["code"]) == (422, "nothing_to_undo")
 
 
-def test_undo_is_refused_once_another_seat_drew_since(alice, bob, game) -> None:
-    """alice discards; bob draws at his turn's start, inside alice's command; taken back,
-    bob would know the top of the deck that alice's next turn draws."""
-    card = hand(alice, game, 0)[0]
-    played = alice.command(game, {"type": "play", "card": card, "discard": True})
-    assert [e["data"]["type"] for e in played.json()["events"]][-1] == "CardsDrawn"
-    assert played.json()["undo_available"] is False
-    count = event_count(game)
-    undone = alice.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
-    assert (undone.status_code, undone.json()["code"]) == (422, "undo_after_reveal")
-    assert undone.json()["extra"] == {"seats": [1]}
-    assert event_count(game) == count
-
-
 def test_undo_is_refused_on_ranked_tables(alice, bob) -> None:
     table = create_table(alice, seats=2, mode="ranked")
     seat_all(table["id"], bob)

@@ -30,7 +30,7 @@ from games.service import clock_ms, game_load
 from tests.api.helpers import Player
 from tests.generic.helpers import reveals
 from tests.generic.hiding import difference, twin_differs
-from tests.generic.random_play import Played, play
+from tests.generic.random_play import Played, fold, play
 
 GAMES = list(game_names())
 SEATS = 3  # a count every game takes: alice, bob and carol
@@ -70,12 +70,33 @@ def recorded(
 
 def hidden_point(game: Game, played: Played, viewers: Sequence[Viewer]) -> int:
     """A number of commands, from a third of the game on, after which every viewer's twin
-    is another game: something is hidden from each of them there."""
+    is another game: something is hidden from each of them there. Preferably one where the
+    awaited seat's next command shows nothing to every seat or to itself, so its answer
+    can be compared (``command_answers_match``): a game whose every turn opens by showing
+    something (a plan laid out face up) has one a move or two later."""
+    first = None
     for commands in range(max(2, len(played.moves) // 3), len(played.moves)):
         events = played.events[: played.moves[commands - 1].last]
         if all(twin_differs(game, events, viewer, "api") for viewer in viewers):
-            return commands
+            first = commands if first is None else first
+            if quiet_next(game, events):
+                return commands
+    if first is not None:
+        return first
     raise AssertionError(f"{game.name}: no point hides something from every viewer")
+
+
+def quiet_next(game: Game, events: Sequence[Any]) -> bool:
+    """Whether an awaited seat's next bot command (as ``command_answers_match`` sends it)
+    shows nothing to every seat or to itself."""
+    state = fold(game, events)
+    for seat in game.status(state).awaiting:
+        command = game.bot_command(state, seat, game.bot_kinds[0], "api")
+        if command is not None:
+            shown = reveals(game, state, seat, command)
+            if shown != ALL and seat not in shown:
+                return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ def scheme_ids(value: Any) -> set[str]:
 
 def sealed_sectors(value: Any, viewer: int | None) -> list[Any]:
     """Every place in ``value`` that names another seat's sector choice: an object with a
-    ``seat`` (or ``to_seat``) other than ``viewer`` and a non-null ``sector``,
+    ``seat`` other than ``viewer`` and a non-null ``sector``,
     ``accomplice_sector`` or ``accomplice``, or a ``choose_sector`` command. The viewer's
     own ``legal`` options (whole commands it may send) name no other seat's choice."""
     found = []
@@ -68,7 +68,7 @@ def known_schemes(game_id: Any, seat: int | None) -> set[str]:
             seen.add(payload["card"])
         elif kind.endswith(".SchemesDrawn") and payload["seat"] == seat:
             seen.update(payload["cards"])
-        elif kind.endswith(".SchemeStolen") and seat in (payload["from_seat"], payload["to_seat"]):
+        elif kind.endswith(".SchemeStolen") and seat in (payload["from"], payload["to"]):
             seen.add(payload["card"])
     return seen
 

@@ -36,8 +36,12 @@ def test_undo_available_follows_the_services_checks(alice, bob, staff):
     assert bob.state(game)["undo_available"] is False  # not bob's command
     undone = alice.post(f"/games/{game}/undo", key="6b0c1b1e-4d37-4a0e-9c55-3a3f3c0d1f01")
     assert undone.status_code == 201 and undone.json()["undo_available"] is False
-    # a discard passes the turn and bob draws: not offered (undo_after_reveal)
-    assert discard_other(alice, game, 0).json()["undo_available"] is False
+    # a discard passes the turn and bob draws: offered (a takeback request bob answers,
+    # the deck reshuffled from a fresh seed), and gone once bob acts
+    assert discard_other(alice, game, 0).json()["undo_available"] is True
+    assert alice.state(game)["undo_available"] is True
+    assert bob.state(game)["undo_available"] is False
+    discard_other(bob, game, 1)
     assert alice.state(game)["undo_available"] is False
     # ranked tables never offer it
     ranked = create_table(alice, seats=2, mode="ranked")
@@ -118,10 +122,11 @@ def test_undo_available_in_command_results_matches_a_fresh_get(settings, alice, 
             undone = actor.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
             assert undone.status_code == 201, undone.json()
             check(actor, undone.json(), step)
-        played = discard_other(actor, game, seat)  # the next seat draws: no undo
+        # the next seat draws: an undo is offered (a takeback request, then a reshuffle)
+        played = discard_other(actor, game, seat)
         assert played.status_code == 201, played.json()
         check(actor, played.json(), step)
-    assert answers == 4  # after each contract, and only then
+    assert answers == 16  # after each contract and each discard: 4 + 12
 
 
 def test_a_refusal_on_the_one_statement_path_writes_nothing(alice, bob):

@@ -301,7 +301,13 @@ def test_a_void_ends_a_running_game_in_a_reaction_window(alice, bob, carol, staf
     )
     assert closed is None
     assert service.game_read(game_id=uuid.UUID(game), now=late).version == version
-    assert sweep_once(now=late) == {"windows": 0, "turns": 0, "standing": 0, "bots": 0}
+    assert sweep_once(now=late) == {
+        "windows": 0,
+        "turns": 0,
+        "standing": 0,
+        "bots": 0,
+        "takebacks": 0,
+    }
     assert event_count(game) == version
 
 

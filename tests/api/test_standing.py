@@ -156,11 +156,42 @@ def test_a_standing_pass_is_private_and_appends_nothing(alice, bob, carol, game)
         "seat": 2,
     }
     assert standing_react(game_id=uuid.UUID(game)) == {}  # once a window
-    # carol may still answer herself: her own pass is sealed too, and final
+    # carol may still answer herself: a pass by hand is public, and final
     response = carol.command(game, {"type": "pass", "window": window})
-    assert response.status_code == 201 and response.json()["events"] == []
-    assert response.json()["window_pass"]["origin"] == "manual"
-    assert alice.state(game)["version"] == version
+    assert response.status_code == 201, response.content
+    assert [e["data"]["type"] for e in response.json()["events"]] == ["WindowPassed"]
+    assert alice.state(game)["version"] == version + 1
+    assert alice.state(game)["state"]["window"]["waiting_on"] == [1]
+    again = carol.command(game, {"type": "pass", "window": window})
+    assert again.status_code in (409, 422) and alice.state(game)["version"] == version + 1
+
+
+def test_the_window_closes_once_every_seat_passed_by_hand(alice, bob, carol, game) -> None:
+    """Hand passes count toward closing early: the second one closes the window at once,
+    long before its deadline (docs/rules.md, "Hand passes are public")."""
+    play_contract(alice, game, 0)
+    state = alice.state(game)["state"]
+    window = state["window"]["id"]
+    assert bob.command(game, {"type": "pass", "window": window}).status_code == 201
+    assert alice.state(game)["state"]["window"]["waiting_on"] == [2]
+    response = carol.command(game, {"type": "pass", "window": window})
+    assert response.status_code == 201, response.content
+    types = [e["data"]["type"] for e in response.json()["events"]]
+    assert types[:2] == ["WindowPassed", "WindowClosed"], types
+    closed = response.json()["events"][1]["data"]
+    assert closed["reason"] == "all_passed", closed
+    assert alice.state(game)["state"]["window"] is None
+
+
+def test_an_automatic_pass_never_closes_a_window_early(alice, bob, carol, game) -> None:
+    """carol's standing pass (she holds no counter) and bob's pass by hand: the window
+    still waits on carol, to everyone but carol, until its deadline."""
+    play_contract(alice, game, 0)
+    window = alice.state(game)["state"]["window"]["id"]
+    assert standing_react(game_id=uuid.UUID(game)) == {2: "no_counter"}
+    assert bob.command(game, {"type": "pass", "window": window}).status_code == 201
+    for player in (alice, bob, carol):
+        assert player.state(game)["state"]["window"]["waiting_on"] == [2]
 
 
 def test_a_declared_counter_is_played_as_the_seats_own_command(alice, bob, carol, game) -> None:
@@ -241,9 +272,7 @@ def _seen_by(player, game_id) -> dict:
     return doc
 
 
-def test_a_manual_pass_is_sealed_final_and_ends_nothing(alice, bob, carol, game) -> None:
-    from games.service import close_window
-
+def test_a_hand_pass_is_public_and_final(alice, bob, carol, game) -> None:
     play_contract(alice, game, 0)
     version = alice.state(game)["version"]
     window = alice.state(game)["state"]["window"]
@@ -252,28 +281,33 @@ def test_a_manual_pass_is_sealed_final_and_ends_nothing(alice, bob, carol, game)
     response = carol.post(f"/games/{game}/commands", body, key=key)
     assert response.status_code == 201, response.content
     doc = response.json()
-    assert (doc["version"], doc["first_seq"], doc["events"]) == (version, 0, [])
-    assert doc["window_pass"] == {
-        "window": window["id"],
-        "origin": "manual",
-        "reason": None,
-        "at": doc["window_pass"]["at"],
-    }
-    # carol's options no longer answer the window; nobody else sees anything
+    assert doc["version"] == version + 1 and doc["window_pass"] is None
+    assert [e["data"]["type"] for e in doc["events"]] == ["WindowPassed"]
     assert not [o for o in doc["state"]["legal"] if o.get("window") == window["id"]]
-    assert carol.state(game)["window_pass"]["origin"] == "manual"
-    for player in (alice, bob):
+    for player in (alice, bob):  # the table sees it: a person's choice, not a hand
         seen = player.state(game)
-        assert seen["version"] == version and seen["window_pass"] is None
-        assert seen["state"]["window"]["waiting_on"] == [1, 2]
-    # the same key again: the stored answer; a new one, or a counter: a pass is final
+        assert seen["version"] == version + 1
+        assert seen["state"]["window"]["waiting_on"] == [1]
+    # the same key again: the stored answer; a new pass: a pass is final
     again = carol.post(f"/games/{game}/commands", body, key=key)
     assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
     refused = carol.command(game, {"type": "pass", "window": window["id"]})
-    assert (refused.status_code, refused.json()["code"]) == (422, "already_passed")
-    # bob passes too: every seat has passed, and still the window runs to its deadline
-    assert bob.command(game, {"type": "pass", "window": window["id"]}).json()["events"] == []
-    assert alice.state(game)["state"]["window"]["id"] == window["id"]
+    assert refused.status_code == 422, refused.content
+    assert alice.state(game)["version"] == version + 1
+
+
+def test_automatic_passes_are_sealed_and_the_window_runs_to_its_deadline(
+    alice, bob, carol, game
+) -> None:
+    from games.service import close_window
+
+    change(bob, game, {"pass_all": {"end_of_turn": True}})
+    play_contract(alice, game, 0)
+    version = alice.state(game)["version"]
+    window = alice.state(game)["state"]["window"]
+    assert standing_react(game_id=uuid.UUID(game)) == {1: "pass_all", 2: "no_counter"}
+    # every seat has answered automatically, and still the window runs to its deadline
+    assert alice.state(game)["state"]["window"]["waiting_on"] == [1, 2]
     assert event_count(game) == version
     close_window(
         game_id=uuid.UUID(game), window_id=window["id"], deadline=window["deadline"],
@@ -303,19 +337,17 @@ def test_a_counter_after_a_standing_pass_is_still_yours(alice, bob, carol, game)
     )
 
 
-def test_a_standing_pass_and_a_quick_manual_one_look_the_same_to_others(
+def test_an_automatic_pass_and_a_held_counter_look_the_same_to_others(
     staff, alice, bob, carol
 ) -> None:
-    """Two games alike but for how carol passed: alice and bob see the same."""
+    """Two games alike but for carol's hand (no counter: auto-pass passes for her, sealed;
+    a FAMILY INFLUENCE: nothing answers for her): alice and bob see the same."""
     seen = []
-    for by_hand in (True, False):
-        game = undoable_game(staff, [alice, bob, carol], [["CONTRACT"], [FI], []])
+    for hand in ([], [FI]):
+        game = undoable_game(staff, [alice, bob, carol], [["CONTRACT"], [FI], hand])
         play_contract(alice, game, 0)
-        window = alice.state(game)["state"]["window"]["id"]
-        if by_hand:
-            carol.command(game, {"type": "pass", "window": window})
-        else:
-            assert standing_react(game_id=uuid.UUID(game)) == {2: "no_counter"}
+        done = standing_react(game_id=uuid.UUID(game))
+        assert done == ({2: "no_counter"} if not hand else {})
         views = {}
         for name, player in (("alice", alice), ("bob", bob)):
             doc = _seen_by(player, game)
@@ -412,8 +444,8 @@ def test_an_undone_window_that_comes_back_is_a_new_window(alice, bob, carol, gam
     the undone one does not count on the new one (a window is its id and deadline)."""
     play_contract(alice, game, 0)
     window = alice.state(game)["state"]["window"]
-    assert carol.command(game, {"type": "pass", "window": window["id"]}).status_code == 201
-    assert carol.state(game)["window_pass"]["origin"] == "manual"
+    assert standing_react(game_id=uuid.UUID(game)) == {2: "no_counter"}  # sealed
+    assert carol.state(game)["window_pass"]["origin"] == "standing"
     undone = alice.post(f"/games/{game}/undo", key=str(uuid.uuid4()))
     assert undone.status_code == 201, undone.content
     play_contract(alice, game, 0)
@@ -423,3 +455,45 @@ def test_an_undone_window_that_comes_back_is_a_new_window(alice, bob, carol, gam
     assert mine["window_pass"] is None
     assert any(o.get("window") == again["id"] for o in mine["state"]["legal"])
     assert carol.command(game, {"type": "pass", "window": again["id"]}).status_code == 201
+
+
+def test_a_bots_pass_at_a_table_of_people_is_sealed_and_ends_nothing(staff, alice, bob) -> None:
+    """Bots' passes follow the rule of people's automatic ones: bob passes by hand, the
+    bot (no counter) passes sealed, and the window still waits on the bot, to everyone,
+    until its deadline; the bot is not asked again."""
+    from games.bots import bots_play
+    from games.service import close_window
+    from tests.service.helpers import hand_stack
+
+    table = create_table(
+        staff,
+        mode="sandbox",
+        seats=3,
+        join=False,
+        stacked_deck=hand_stack(["CONTRACT"], [], []),
+        reaction_seconds=300,
+    )
+    game = table["id"]
+    seat_all(game, alice, bob)
+    assert staff.post(f"/tables/{game}/bots", {"kind": "heuristic"}).status_code == 201
+    start(staff, game)
+    play_contract(alice, game, 0)
+    version = alice.state(game)["version"]
+    window = alice.state(game)["state"]["window"]
+    bots_play(game_id=uuid.UUID(game))  # (inline already: nothing more to do)
+    sealed = CommandRecord.objects.get(stream_id=game, seat=2, metadata__sealed=window["id"])
+    assert sealed.actor == "bot:2" and sealed.metadata["origin"] == "bot"
+    assert sealed.first_seq is None
+    assert bob.command(game, {"type": "pass", "window": window["id"]}).status_code == 201
+    assert bots_play(game_id=uuid.UUID(game)) == 0
+    for player in (alice, bob):
+        seen = player.state(game)
+        assert seen["version"] == version + 1  # bob's pass only
+        assert seen["state"]["window"]["waiting_on"] == [2]
+    close_window(
+        game_id=uuid.UUID(game), window_id=window["id"], deadline=window["deadline"],
+        now=window["deadline"],
+    )  # fmt: skip
+    assert alice.state(game)["state"]["window"] is None or (
+        alice.state(game)["state"]["window"]["id"] != window["id"]
+    )

@@ -4,6 +4,7 @@ the Dockerfile's steps. `docker compose config` is the real check where Docker r
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -79,6 +80,7 @@ def test_the_environment_names_settings_that_exist() -> None:
 
 
 def gunicorn_conf(monkeypatch, **env: str) -> dict:
+    monkeypatch.setenv("FB_METRICS_DIR", "")  # the file sets it: undone after the test
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     namespace: dict = {}
@@ -96,6 +98,8 @@ def test_gunicorn_runs_uvicorn_workers_that_hold_many_connections(monkeypatch) -
     assert issubclass(Ours, UvicornWorker)
     assert Ours.CONFIG_KWARGS["proxy_headers"] is False  # the application decides alone
     assert conf["worker_connections"] > 10000
+    # the workers share one folder for their figures (GET /metrics adds them up)
+    assert Path(os.environ["FB_METRICS_DIR"]).is_dir()
 
 
 def test_gunicorn_refuses_the_old_proxy_setting(monkeypatch) -> None:
@@ -115,3 +119,37 @@ def test_the_dockerfile_collects_static_files_and_runs_gunicorn_as_a_user() -> N
     )
     ignored = (DOCKER / "Dockerfile.dockerignore").read_text().split()
     assert {".venv", ".local", ".git"} <= set(ignored)
+
+
+def test_the_feed_tier_serves_exactly_the_feeds_waiting_routes() -> None:
+    """The compose file's optional feed tier (profile ``feed-tier``): nginx sends the
+    paths of the feed's async routes (every one of them, and nothing else) to ``feed``."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    from fbservice.asgi import is_async_route
+
+    services = compose()["services"]
+    assert services["feed"]["profiles"] == services["proxy"]["profiles"] == ["feed-tier"]
+    assert services["feed"]["command"] == services["web"]["command"]
+    assert services["feed"]["environment"]["FB_FEED_MAX_CONNECTIONS"]
+    conf = (DOCKER / "nginx-feed-tier.conf").read_text()
+    assert (
+        "./nginx-feed-tier.conf:/etc/nginx/conf.d/default.conf:ro" in services["proxy"]["volumes"]
+    )
+    feed_route = re.compile(re.search(r"location ~ (\S+) \{\s*proxy_pass http://feed;", conf)[1])
+
+    def paths(patterns: list, prefix: str = "") -> list[str]:
+        found = []
+        for pattern in patterns:
+            text = prefix + str(pattern.pattern).lstrip("^").rstrip("$")
+            if isinstance(pattern, URLResolver):
+                found += paths(pattern.url_patterns, text)
+            elif isinstance(pattern, URLPattern):
+                found.append("/" + re.sub(r"<[^>]+>", "0f4c2d1e-aaaa-4bbb-8ccc-123456789abc", text))
+        return found
+
+    every = [p for p in paths(get_resolver().url_patterns) if "(" not in p and "*" not in p]
+    feed_paths = [p for p in every if is_async_route(p)]
+    assert len(feed_paths) == 2, feed_paths  # the long-poll and the stream
+    for path in every:
+        assert bool(feed_route.match(path)) == (path in feed_paths), path

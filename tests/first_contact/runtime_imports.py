@@ -20,7 +20,7 @@ import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("fbservice", "games", "events", "api", "web", "webhooks")
+PACKAGES = ("fbservice", "games", "events", "api", "web", "webhooks", "ratings")
 # Loaded by name at run time (settings, command lines, Celery), not imported by our code.
 BY_NAME = (
     "kombu.transport.redis",  # CELERY_BROKER_URL=redis://... (and the embedded Redis)

@@ -37,7 +37,8 @@ def test_a_format_1_record_still_verifies_as_before() -> None:
     assert (report.events_checked, report.commands_checked) == (33, 3)
     assert report.covers == ("events",) and report.rulings_checked == 0
     assert summary(report) == (
-        "OK: 33 events, 3 commands re-derived from the seed; hash chain intact; "
+        "OK: 33 events, 3 commands re-derived from the seed (rules version 1); "
+        "hash chain intact; "
         "rulings not covered (an older record format: export it again)"
     )
     assert main([str(FORMAT_1)]) == 0

@@ -6,14 +6,17 @@ Each test asks the game only through ``games.core.Game``; no test knows a game's
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
 
-from events.models import CommandRecord
-from games.core import RuleViolation
+from events.models import CommandRecord, StoredEvent
+from games import takeback
+from games.core import ALL, RuleViolation
 from games.errors import ServiceError
-from games.models import GameClock, Table
+from games.models import GameClock, Table, TakebackRequest
 from games.record import game_export
+from games.registry import get_game
 from games.service import game_undo, turn_timeout
 from games.verify import verify_record
 from tests.generic.helpers import GAMES, a_move, awaited, find_move, loaded, play, started
@@ -128,19 +131,76 @@ def test_one_seat_of_a_step_acting_keeps_the_steps_turn_deadline(game) -> None:
         assert after.turn_key != before.turn_key
 
 
+def take_back(table: Table, seat: int) -> None:
+    """``seat``'s undo as a person asks for it: at once, or a takeback request that every
+    seat it asks accepts (games.takeback)."""
+    outcome = takeback.undo_or_request(
+        game_id=table.id, seat=seat, actor=f"user:{seat}", command_id=uuid.uuid4()
+    )
+    if isinstance(outcome, TakebackRequest):
+        for responder in outcome.responders:
+            takeback.answer(game_id=table.id, request_id=outcome.id, seat=responder, accept=True)
+        assert TakebackRequest.objects.get(id=outcome.id).state == "accepted"
+
+
+def quiet_first_move(game: str) -> tuple[Table, int, dict[str, Any]]:
+    """A new table of two people, its first awaited seat and a move of that seat that
+    reveals nothing. Whether the deal offers one is chance (a Family Business hand may
+    hold only cards whose play makes the next seat draw), so a few deals are tried; a
+    game whose first move always shows something (a plan laid out face up) offers its
+    quiet one a move or two later, so the first revealing moves are played."""
+    for _ in range(10):
+        table = started(game, humans=2)
+        for _ in range(3):
+            seat = awaited(table)[0]
+            try:
+                return table, seat, find_move(table, seat, revealing=False)
+            except AssertionError:
+                play(table, seat, find_move(table, seat, revealing=True))
+    pytest.fail("no deal in ten offered a quiet move among its first moves")
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_command_that_revealed_nothing_can_be_undone(game) -> None:
-    table = started(game, humans=2)
-    seat = awaited(table)[0]
+    table, seat, move = quiet_first_move(game)
     before = loaded(table)
-    play(table, seat, find_move(table, seat, revealing=False))
-    game_undo(game_id=table.id, seat=seat, actor=f"user:{seat}", command_id=uuid.uuid4())
+    play(table, seat, move)
+    take_back(table, seat)
     assert loaded(table).state == before.state
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_command_that_revealed_hidden_information_cannot_be_undone(game) -> None:
+def test_an_undo_that_concerns_another_person_needs_their_consent(game) -> None:
+    table, seat, move = quiet_first_move(game)
+    simultaneous = len(awaited(table)) > 1
+    before = loaded(table)
+    play(table, seat, move)
+    if not takeback.responders(table, seat):
+        # one seat's part of a simultaneous step, or a move that opened a reaction window
+        # (the turn stays), passes the turn to nobody and shows nothing: taken back at
+        # once, nobody asked
+        # or a move inside the seat's own turn (it is still the one awaited)
+        after = loaded(table)
+        status = after.definition.status(after.state)
+        still = status.awaiting == (seat,)
+        assert simultaneous or status.window is not None or still, (
+            "a move that passed the turn asked nobody"
+        )
+        game_undo(game_id=table.id, seat=seat, actor=f"user:{seat}", command_id=uuid.uuid4())
+        assert loaded(table).state == before.state
+        return
+    with pytest.raises(ServiceError) as refused:
+        game_undo(game_id=table.id, seat=seat, actor=f"user:{seat}", command_id=uuid.uuid4())
+    assert refused.value.code == "takeback_needed"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_command_that_revealed_hidden_information_is_undone_only_by_a_reshuffle(game) -> None:
+    """A command that showed another seat cards is taken back only in a game that puts
+    them back in a new order from a fresh seed (``Game.undo_across_reveals``); never one
+    that showed the seat itself or every seat something."""
     table = started(game, humans=2)
+    definition = get_game(game)
     for _ in range(60):  # Infamy reveals nothing before its first sealed step is complete
         seat = awaited(table)[0]
         try:
@@ -149,6 +209,17 @@ def test_a_command_that_revealed_hidden_information_cannot_be_undone(game) -> No
             play(table, seat, find_move(table, seat, revealing=False))
             continue
         play(table, seat, command)
+        last = loaded(table).last_command
+        assert last is not None
+        others_only = last.revealed_to != ALL and seat not in last.revealed_to
+        if definition.undo_across_reveals and others_only:
+            take_back(table, seat)
+            marker = StoredEvent.objects.filter(stream_id=table.id, type="stream.Undone").get()
+            assert marker.payload["reshuffle_seed_hash"]
+            assert len(Table.objects.get(id=table.id).reseeds) == 1
+            report = verify_record(game_export(Table.objects.get(id=table.id)))
+            assert report.ok, report.problems
+            return
         with pytest.raises(ServiceError) as refused:
             game_undo(game_id=table.id, seat=seat, actor=f"user:{seat}", command_id=uuid.uuid4())
         assert refused.value.code in ("undo_reveals_cards", "undo_after_reveal")

@@ -562,8 +562,12 @@ def play_out(
             seat = mover if mover in humans else rng.choice(humans)
             last, refusal = audit.available(seat, loaded)
             try:
-                outcome = game_undo(
-                    game_id=table.id, seat=seat, actor=f"user:{CAST[seat]}", command_id=uuid.uuid4()
+                outcome = game_undo(  # consent: asked and given (tests/api/test_takeback.py)
+                    game_id=table.id,
+                    seat=seat,
+                    actor=f"user:{CAST[seat]}",
+                    command_id=uuid.uuid4(),
+                    consented=True,
                 )
             except ServiceError as error:
                 assert refusal is not None and error.code == refusal.code, (seat, error.code)
@@ -576,7 +580,14 @@ def play_out(
                     last.last_seq,
                 )
                 loaded = audit()
-                assert loaded.state == audit.states[last.first_seq - 1]
+                expected = audit.states[last.first_seq - 1]
+                if "reshuffle_seed_hash" in marker.payload:  # an undo across a draw
+                    assert sorted(loaded.state.deck) == sorted(expected.deck)
+                    expected = replace(
+                        expected, deck=loaded.state.deck, shuffles=expected.shuffles + 1
+                    )
+                    done["undo with a reshuffle"] += 1
+                assert loaded.state == expected
                 done["undo"] += 1
                 continue
         window = st.window
@@ -644,7 +655,9 @@ def test_undo_checks_agree_over_whole_bot_games(settings, players: int, seed: st
     assert audit.verdicts["game_over"] == players  # the last audit only
     assert audit.verdicts["available"] and audit.verdicts["other_seat_acted"]
     assert audit.verdicts["undo_reveals_cards"], audit.verdicts
-    assert audit.verdicts["undo_after_reveal"], audit.verdicts
+    # a draw shown to another seat no longer stops an undo: Family Business reshuffles
+    # from a fresh seed (games.undo), and none of its events shows every seat cards
+    assert not audit.verdicts["undo_after_reveal"], audit.verdicts
     assert audit.loads_without_last > 0  # a snapshot with nothing after: the log decided
 
 

@@ -17,6 +17,7 @@ from games.family_business import replay
 from games.lobby import seat_add_bot, table_create, table_start
 from games.models import Table
 from games.record import game_export
+from games.rng import seed_hash
 from games.service import clock_ms, from_row, game_load, game_undo
 from games.verify import verify_record
 from tests.service.helpers import contract_first, hand_stack, human_table, run, state
@@ -90,17 +91,27 @@ def test_a_seat_may_undo_its_own_latest_command_and_replay_skips_it() -> None:
     assert state(table).state == after_play
 
 
-def test_undo_is_refused_once_a_card_was_shown_to_any_seat_since() -> None:
-    """Alice discards; her command starts bob's turn and draws him a card. Undone, bob
-    would know the top of the deck alice draws next: refused, whoever drew."""
+def test_a_discard_that_drew_another_seat_cards_is_undone_only_with_its_consent() -> None:
+    """Alice discards; her command starts bob's turn and draws him a card. Bob (a person)
+    must agree (``takeback_needed`` without it); agreed, his card goes back and the deck
+    is reshuffled from a fresh seed, committed by its hash in the undo marker."""
     table = human_table(3)
-    run(table, 0, {"type": "play", "card": state(table).state.players[0].hand[0], "discard": True})
+    before = state(table).state
+    run(table, 0, {"type": "play", "card": before.players[0].hand[0], "discard": True})
     version = state(table).version
     with pytest.raises(ServiceError) as refused:
         game_undo(game_id=table.id, seat=0, actor="user:alice", command_id=uuid.uuid4())
-    assert refused.value.code == "undo_after_reveal"
+    assert refused.value.code == "takeback_needed"
     assert refused.value.data == {"seats": [1]}
     assert state(table).version == version
+    game_undo(game_id=table.id, seat=0, actor="user:alice", command_id=uuid.uuid4(), consented=True)
+    after = state(table).state
+    assert after.players == before.players and after.discard == before.discard
+    assert sorted(after.deck) == sorted(before.deck) and after.deck != before.deck
+    assert after.shuffles == before.shuffles + 1  # later reshuffles take a new label
+    (reseed,) = Table.objects.get(id=table.id).reseeds
+    marker = StoredEvent.objects.get(stream_id=table.id, type="stream.Undone")
+    assert marker.payload["reshuffle_seed_hash"] == seed_hash(reseed)
 
 
 def test_ranked_tables_refuse_undo() -> None:

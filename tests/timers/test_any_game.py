@@ -40,15 +40,17 @@ def test_bot_seats_play_by_themselves_on_the_worker(workers, game) -> None:
     table = started(game, humans=0, bots=2, seed=f"worker-{game}")
 
     def moved() -> bool:
+        # six moves, and every seat's: a game whose turn is several commands of one seat
+        # (a plan, skills, an order) takes more than six moves to reach the next seat
         bots = CommandRecord.objects.filter(
             stream_id=table.id, actor__startswith="bot:", outcome="accepted"
         )
-        return (
-            bots.count() >= 6
-            or Table.objects.filter(id=table.id, status=Table.Status.FINISHED).exists()
-        )
+        every = set(bots.values_list("seat", flat=True)) == set(range(table.seats))
+        return (bots.count() >= 6 and every) or Table.objects.filter(
+            id=table.id, status=Table.Status.FINISHED
+        ).exists()
 
-    wait_until(moved, 60, "six bot moves", table)
+    wait_until(moved, 60, "six bot moves, by every seat", table)
     seats = set(
         CommandRecord.objects.filter(stream_id=table.id, actor__startswith="bot:").values_list(
             "seat", flat=True

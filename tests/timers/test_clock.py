@@ -58,18 +58,22 @@ def bots_by_hand(settings) -> None:
 
 
 @pytest.mark.usefixtures("bots_by_hand")
-@pytest.mark.parametrize("people", [3, 1])
-def test_the_clock_follows_the_window_in_the_appending_transaction(people: int) -> None:
+@pytest.mark.parametrize(("people", "by_hand"), [(3, True), (3, False), (1, True)])
+def test_the_clock_follows_the_window_in_the_appending_transaction(
+    people: int, by_hand: bool
+) -> None:
     table = window_table(people=people)
     assert GameClock.objects.get(game=table).window_deadline_ms is None
     window = contract(table, now=1_000_000)
     clock = GameClock.objects.get(game=table)
     assert (clock.window_id, clock.window_deadline_ms) == (window.id, 1_002_000)
     assert clock.version == state(table).version
-    run(table, 1, {"type": "pass", "window": window.id}, now=1_000_500)
-    run(table, 2, {"type": "pass", "window": window.id}, now=1_000_600)
+    # by hand: public passes that close the window; else as standing reactions make them
+    meta = None if by_hand else {"origin": "standing", "reason": "pass_all"}
+    run(table, 1, {"type": "pass", "window": window.id}, now=1_000_500, metadata=meta)
+    run(table, 2, {"type": "pass", "window": window.id}, now=1_000_600, metadata=meta)
     clock.refresh_from_db()
-    if people > 1:  # sealed passes: the window runs to its deadline, and so does the clock
+    if not by_hand:  # sealed passes: the window runs to its deadline, and so does the clock
         assert (clock.window_id, clock.window_deadline_ms) == (window.id, 1_002_000)
         tasks.close_window(str(table.id), window.id, window.deadline)
         clock.refresh_from_db()

@@ -83,8 +83,8 @@ def test_a_retried_command_whose_answer_was_lost_gets_its_window_closed_on_time(
 
 def test_a_close_task_for_a_window_that_ended_early_records_nothing(workers) -> None:
     worker = workers()
-    # bob holds a FAMILY INFLUENCE: his counter ends the window early (passes at a table of
-    # people are sealed and never do: docs/rules.md, "Passes are sealed")
+    # bob holds a FAMILY INFLUENCE: his counter ends the window early (automatic passes at
+    # a table of people are sealed and never do: docs/rules.md, "Hand passes are public")
     stacked = hand_stack(["CONTRACT"], ["FAMILY_INFLUENCE"], [])
     table = human_table(3, stacked=stacked, reaction_seconds=5)
     window = contract(table)

@@ -48,10 +48,11 @@ def test_the_worker_passes_for_a_seat_with_no_counter_and_the_window_runs_on(wor
     version = state(table).version
     run(table, 1, {"type": "pass", "window": window.id})  # bob passes himself
     time.sleep(0.5)
-    # bob passed, carol's preferences passed: at a table of people both are sealed, and
-    # the window runs to its deadline
+    # bob passed by hand (public), carol's preferences passed (sealed): the window still
+    # waits on carol, to everyone, and runs to its deadline
     assert state(table).state.window is not None and clock_ms() < window.deadline
-    assert state(table).version == version  # nothing for bob's pass or carol's
+    assert state(table).version == version + 1  # bob's pass only, nothing for carol's
+    assert state(table).state.window.waiting_on == (2,)
     (closed,) = wait_until(lambda: closes(table), 15, "the close at the deadline", table)
     assert closed.payload["reason"] == "deadline" and closed.metadata["by"] == "task"
     assert 0 <= lateness_ms(closed, window.deadline) <= 1500, diagnose(table)
@@ -100,8 +101,9 @@ def test_others_see_the_same_stream_and_timing_whatever_the_auto_passing_seat_ho
 ) -> None:
     """The leak test. Two games alike but for carol's hand: in one she holds no counter
     (her default standing pass answers for her, sealed), in the other a counter she does
-    not use. Bob passes at once in both (sealed too: a table of people). Alice's stream, its sequence numbers, the
-    game's version during the window and the close's reason and time are the same."""
+    not use. Bob passes by hand at once in both (public: his own choice). Alice's stream,
+    its sequence numbers, the game's version during the window and the close's reason and
+    time are the same."""
     workers()
     worlds: dict[str, dict[str, Any]] = {}
     for name, carol in (("no counter", []), ("a counter", ["FAMILY_INFLUENCE"])):
@@ -129,8 +131,8 @@ def test_others_see_the_same_stream_and_timing_whatever_the_auto_passing_seat_ho
     # (bob holds no counter either: his preferences may pass for him before he does)
     assert 2 in [r.seat for r in standing_passes(quiet["table"])]  # it did pass for carol
     assert 2 not in [r.seat for r in standing_passes(holding["table"])]  # here she decides
-    # bob's pass (by hand) and carol's (standing, in one world) are sealed alike
-    assert quiet["mid"] == holding["mid"] == (quiet["opened"], (1, 2))
+    # bob's pass (by hand) shows in both; carol's (standing, in one world) is sealed
+    assert quiet["mid"] == holding["mid"] == (quiet["opened"] + 1, (2,))
     assert quiet["closed"] == holding["closed"]
     assert quiet["closed"][1:] == ("deadline", "task")
     assert quiet["story"] == holding["story"]

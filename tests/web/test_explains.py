@@ -91,6 +91,8 @@ def test_every_table_page_shows_its_games_goal_and_links_its_rules(client, name)
     assert game.goal in text_of(goal)
     assert f'href="/games/{name}/rules"' in goal
     assert 'id="outcome"' in page and "/static/web/outcome.js" in page
+    # the versions the game is played under (outcome.js fills it from the game document)
+    assert 'id="played-under"' in goal
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

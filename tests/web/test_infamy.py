@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.infamy.game import GAME
-from games.lobby import seat_add_bot, table_create, table_start
+from games.lobby import seat_add_bot, seat_join, table_create, table_start
 from games.service import game_command_execute, game_load
 from tests.web.conftest import SCREENSHOTS
 from tests.web.test_play import sign_up
@@ -106,6 +106,9 @@ def test_an_auction_a_sealed_choice_and_a_placement(new_page):
     expect(alice.get_by_test_id("status")).to_contain_text("auction for the Arms Dealer")
     expect(alice.get_by_test_id("auction-actions")).to_be_visible()
     alice.get_by_test_id("bid-total").select_option("2")
+    # a feed update re-renders the panel: the pick stays (a reset menu sent bids of 1)
+    alice.evaluate("draw()")
+    expect(alice.get_by_test_id("bid-total")).to_have_value("2")
     shots(alice, "auction")
     alice.get_by_role("button", name="Bid").click()
     expect(bob.locator('[data-testid=bid][data-seat="0"]')).to_contain_text("alice: 2 (high)")
@@ -157,6 +160,39 @@ def test_an_auction_a_sealed_choice_and_a_placement(new_page):
         "data-seat", "0"
     )
     expect(bob.locator("#log")).to_contain_text("alice placed a figure on")
+
+
+def test_the_informants_discard_is_asked_in_the_reward_step(new_page):
+    """Rules 2 (3.3): after the Informant's two draws its discard belongs to the ``reward``
+    step; the page asks for it by the legal ``discard`` options, whatever the step's name."""
+    alice = new_page("alice")
+    sign_up(alice, "alice")
+    users = get_user_model().objects
+    creator = users.get(username="alice")
+    table = table_create(
+        created_by=creator, game="infamy", seats=3, mode="sandbox", seed="web-informant",
+        options={"stacked": {"first_seat": 0, "watchdog_sector": 6,
+                             "contacts": [["c07", "c03", "c04", "c06", "c05"]],
+                             "schemes.harada": ["h01"], "schemes.trust": ["t03"]}},
+    )  # fmt: skip
+    seat_join(table_id=table.id, user=creator, position=0, name="alice")
+    for i, name in ((1, "bob"), (2, "carol")):
+        seat_join(table_id=table.id, user=users.create(username=name), position=i, name=name)
+    table_start(table_id=table.id)
+    for seat, command in ((0, {"type": "bid", "total": 1}), (1, {"type": "pass"}),
+                          (2, {"type": "pass"}), (0, {"type": "reward", "deck": "harada"}),
+                          (0, {"type": "reward", "deck": "trust"})):  # fmt: skip
+        game_command_execute(game_id=table.id, seat=seat, actor=f"user:{seat}",
+                             command=command, command_id=uuid.uuid4())  # fmt: skip
+    state = game_load(game_id=table.id).state
+    assert state.step == "reward" and state.players[0].hand == ("h01", "t03")
+    alice.goto(f"/games/{table.id}")
+    expect(alice.locator("#action-panel")).to_contain_text("Discard a scheme")
+    shots(alice, "informant-discard")
+    alice.get_by_role("button", name="Discard Data Mining").click()
+    expect(alice.locator("#log")).to_contain_text("alice discarded Data Mining.")
+    state = game_load(game_id=table.id).state
+    assert state.players[0].hand == ("h01",) and state.step == "auction"
 
 
 def test_the_replay_viewer_steps_through_a_finished_game(new_page):

@@ -39,7 +39,7 @@ def test_home_lists_every_registered_game_under_the_sites_own_name(client, setti
 
 
 @pytest.mark.parametrize(
-    "path", ["/lobby", f"/games/{uuid.uuid4()}", f"/games/{uuid.uuid4()}/replay"]
+    "path", ["/lobby", "/tournaments", f"/games/{uuid.uuid4()}", f"/games/{uuid.uuid4()}/replay"]
 )
 def test_pages_for_players_ask_anonymous_visitors_to_log_in(client, path):
     response = client.get(path)
@@ -70,7 +70,13 @@ def test_the_game_page_embeds_the_catalogue_and_its_config(client, settings):
     assert catalogue["kinds"]["CONTRACT"]["category"] == "attack"
     assert "FAMILY_INFLUENCE" in catalogue["kinds"]["CONTRACT"]["countered_by"]
     assert len(catalogue["cards"]) == len(CARD_KIND)
-    assert config == {"gameId": str(game_id), "feedWait": 7.0, "me": user.pk, "staff": False}
+    assert config == {
+        "gameId": str(game_id),
+        "feedWait": 7.0,
+        "me": user.pk,
+        "staff": False,
+        "title": "Family Business",
+    }
 
 
 # The table pages' set-up (the waiting room, the first reads) and the result panel every
@@ -78,6 +84,7 @@ def test_the_game_page_embeds_the_catalogue_and_its_config(client, settings):
 # replay viewer and its generic board, shared by every game's replay page.
 TABLE_PAGE_SHARED = {
     "/static/web/page.js",
+    "/static/web/alerts.js",
     "/static/web/outcome.js",
     "/static/web/state_board.js",
     "/static/web/replay.js",
@@ -115,7 +122,7 @@ def test_an_infamy_tables_pages_are_infamys(client, page):
     brand = re.search(r'<a class="brand"[^>]*>(.*?)</a>', html, re.S)
     assert brand and brand.group(1).strip() == "Infamy"  # not the other game's name
     catalogue = json.loads(re.search(r'id="catalogue"[^>]*>(.*?)</script>', html, re.S).group(1))
-    assert catalogue["content_version"] == "infamy/standin-0" and catalogue["reconstructed"]
+    assert catalogue["content_version"] == "infamy/standin-1" and catalogue["reconstructed"]
     assert [c["name"] for c in catalogue["contacts"]][:2] == ["Accomplice", "Arms Dealer"]
     assert len(catalogue["board"]) == 6 and len(catalogue["schemes"]) == 60
 

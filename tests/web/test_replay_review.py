@@ -82,6 +82,8 @@ def test_a_director_reviews_a_finished_game_by_turn_jump_link_note_and_ruling(ne
         f"Turn 3 · event {t3} of {len(events)}"
     )
     expect(director.get_by_test_id("current-move")).to_contain_text("Turn 3")
+    # the rules version the game is played under: its first event's
+    expect(director.get_by_test_id("played-under")).to_have_text("rules version 2")
     expect(director.locator("#log li.now")).to_have_attribute("data-seq", str(t3))
     assert director.evaluate("window.scrollY") == 0
     # the board, with every hand revealed (the game is over)
@@ -170,6 +172,9 @@ def test_a_director_reviews_a_finished_game_by_turn_jump_link_note_and_ruling(ne
     director.get_by_label("Ruling").select_option("void")
     director.get_by_label("Why").fill("Bots colluded (test).")
     director.get_by_role("button", name="Record the ruling").click()
+    # a deciding ruling asks first, saying what it does to the (finished) game
+    expect(director.get_by_test_id("ruling-confirm-now")).to_contain_text("The ruling replaces")
+    director.get_by_test_id("ruling-confirm-yes").click()
     ruling = director.get_by_test_id("ruling")
     expect(ruling).to_contain_text("The game is void")
     expect(ruling).to_contain_text("Bots colluded (test).")

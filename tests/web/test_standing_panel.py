@@ -53,3 +53,7 @@ def test_bob_sets_his_standing_reactions_and_the_server_counters_for_him(new_pag
     expect(bob.locator("#log")).to_contain_text(
         "countered with a FAMILY INFLUENCE (automatically)", timeout=20_000
     )
+    # only the answer itself says so, not what followed in the same command (issue 29:
+    # the window's close, the next turn and its draw said "(automatically)" too)
+    expect(bob.locator("#log li", has_text="Turn 2")).to_have_count(1)
+    expect(bob.locator("#log li", has_text="(automatically)")).to_have_count(1)

@@ -14,7 +14,6 @@ from playwright.sync_api import expect
 
 from games.family_business import CARD_KIND
 from games.lobby import seat_join, table_create, table_start
-from games.service import close_window
 from tests.factories import UserFactory
 from tests.service.helpers import hand_stack, run, state
 from tests.web.conftest import doc_shot, shot
@@ -93,20 +92,19 @@ def test_a_phone_player_reads_cards_targets_the_window_and_the_last_move(new_pag
     shot(bob, "explains-phone-window")
     doc_shot(bob, "reaction-window")
 
-    # bob and carol let it through. Their passes are sealed (a table of people): bob's page
-    # says he passed and offers nothing more, and the window runs to its deadline (here the
-    # timer's close, made at once). The target went on the Hit List; it is lit as moved
-    # there, the window's marks are gone, and the move is still alice's.
-    bob.get_by_role("button", name="Pass").click()
-    expect(bob.get_by_test_id("passed")).to_contain_text("You passed")
+    # bob and carol let it through by hand (a table of people: a pass by hand is public,
+    # docs/rules.md "Hand passes are public"): bob's page lists him as passed and offers
+    # nothing more; carol's pass closes the window at once, long before its deadline. The
+    # target went on the Hit List; it is lit as moved there, the window's marks are gone,
+    # and the move is still alice's.
+    bob.get_by_role("button", name="Pass now — the table will see it").click()
+    expect(bob.locator("#window-panel .eligible")).to_contain_text("Murder Inc. (bob) · passed")
     expect(bob.locator("#window-panel button")).to_have_count(0)
-    doc_shot(bob, "sealed-pass")
+    doc_shot(bob, "hand-pass")
     window = state(table).state.window
-    assert window is not None and window.waiting_on == (1, 2)
+    assert window is not None and window.waiting_on == (2,)
     run(table, 2, {"type": "pass", "window": window.id})
-    close_window(
-        game_id=table.id, window_id=window.id, deadline=window.deadline, now=window.deadline
-    )
+    assert state(table).state.window is None
     expect(bob.get_by_test_id("status")).to_contain_text("Your turn")
     expect(bob.locator(".mob.attacked")).to_have_count(0)
     expect(bob.locator(f'#hit-list .mob.moved[data-mobster="{target}"]')).to_have_count(1)

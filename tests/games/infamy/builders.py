@@ -35,6 +35,7 @@ def make_game(
     hands: Mapping[int, Sequence[str]] | None = None,
     options: Mapping[str, Any] | None = None,
     seed: str = "scenario",
+    rules_version: int | None = None,
 ) -> GameState:
     stacked: dict[str, Any] = {
         "contacts": [list(c) for c in contacts],
@@ -44,7 +45,9 @@ def make_game(
     }
     for faction, cards in (schemes or {}).items():
         stacked[f"schemes.{faction}"] = list(cards)
-    state = initial_state(players, {**(options or {}), "stacked": stacked}, seed)
+    state = initial_state(
+        players, {**(options or {}), "stacked": stacked}, seed, rules_version=rules_version
+    )
     for seat, hand in (hands or {}).items():
         state = give_hand(state, seat, hand)
     for seat, changes in (holdings or {}).items():

@@ -88,7 +88,7 @@ def test_random_games_keep_every_invariant_and_never_leak(
                 assert data["sector"] is None and data["accomplice"] is None
             shown = scheme_ids(data)
             hidden = secret_from(state, viewer)
-            if isinstance(event, SchemeStolen) and viewer == event.from_seat:
+            if isinstance(event, SchemeStolen) and viewer == event.source:
                 hidden -= {event.card}  # the victim knew the card it lost
             assert not shown & hidden, (i, type(event).__name__, viewer, shown & hidden)
         # Views are checked where a command's events end: a step opened, a seat committed.

@@ -57,7 +57,7 @@ def test_every_seat_is_awaited_at_once_and_commits_in_secret() -> None:
         assert seen["chosen"] is True and "sector" not in seen
     assert redact_event(events[0], 1)["sector"] == 4 and view(s, 1)["players"][1]["sector"] == 4
     refused("already_chosen", s, 1, ChooseSector(3))  # final once made (I-5.1)
-    refused("watchdog_sector", s, 0, ChooseSector(6))  # IR-13
+    refused("illegal_target", s, 0, ChooseSector(6))  # IR-13
     refused("bad_accomplice", s, 0, ChooseSector(2, 3))
     s, _ = play(s, 0, ChooseSector(4))  # the same sector as another seat is fine
     s, events = play(s, 2, ChooseSector(1))
@@ -195,7 +195,7 @@ def test_schemes_are_played_in_turn_and_payments_are_mandatory() -> None:
     s = to_schemes(hands={0: ["h09", "h05", "h11"], 1: ["m11"]})
     s = give(s, 0, compound=1)
     refused("cannot_pay", s, 0, PlayScheme("h09"))  # Launder: 2 compound (IR-27)
-    refused("wrong_round", s, 0, PlayScheme("h11"))  # Loyal Soldiers: Night only (IR-29)
+    refused("not_allowed_now", s, 0, PlayScheme("h11"))  # Loyal Soldiers: Night only (IR-29)
     refused("card_not_in_hand", s, 0, PlayScheme("h01"))
     refused("illegal_target", s, 0, PlayScheme("h05", {"rival": 0, "resource": "data"}))
     s, events = play(s, 0, PlayScheme("h05", {"rival": 1, "resource": "data"}))
@@ -206,9 +206,15 @@ def test_schemes_are_played_in_turn_and_payments_are_mandatory() -> None:
 def test_informer_network_draws_two_then_discards() -> None:
     s = to_schemes(hands={0: ["t19"]}, schemes={"trust": ["t01", "t02"]})
     s, _ = play(s, 0, PlayScheme("t19", {"decks": ["trust", "trust"]}))
-    assert s.step == "scheme_discard" and s.players[0].hand == ("t01", "t02")
-    s, _ = play(s, 0, Discard("t01"))
+    assert s.step == "scheme" and s.players[0].hand == ("t01", "t02")  # 3.3, 3.8.9
+    assert s.in_play == "t19" and "t19" not in s.scheme_discards[1]  # resolving (I-8.1)
+    refused("not_allowed_now", s, 0, Pass())  # the discard half of the step
+    refused("not_allowed_now", s, 0, PlayScheme("t01", {}))
+    s, events = play(s, 0, Discard("t01"))
     assert s.players[0].hand == ("t02",) and s.actor == 1
+    assert [(e.card, e.cause) for e in events if type(e).__name__ == "SchemeDiscarded"] == [
+        ("t01", "scheme"), ("t19", "resolved")]  # fmt: skip
+    assert s.scheme_discards[1][-2:] == ("t01", "t19") and not s.in_play
 
 
 def test_industrial_espionage_steals_a_random_scheme_shown_only_to_the_two_seats() -> None:

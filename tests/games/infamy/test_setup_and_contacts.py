@@ -55,7 +55,7 @@ def test_game_started_records_the_content_version_and_views_mark_it() -> None:
     started = events[0]
     assert isinstance(started, GameStarted) and started.content_version == CONTENT_VERSION
     v = view(initial_state(3, seed="v"), "spectator")
-    assert v["content_version"] == "infamy/standin-0" and v["reconstructed"] is True
+    assert v["content_version"] == "infamy/standin-1" and v["reconstructed"] is True
     assert all(j["reconstructed"] for j in v["jobs"])
     assert all(sector["reconstructed"] for sector in v["board"])
 
@@ -209,7 +209,8 @@ def test_informant_draws_two_then_discards_then_plays_two_schemes() -> None:
     )
     s, _ = play(s, 0, Reward(deck="harada"))
     s, _ = play(s, 0, Reward(deck="trust"))
-    assert s.step == "discard" and s.players[0].hand == ("h01", "t03")
+    assert s.step == "reward" and s.players[0].hand == ("h01", "t03")  # 3.3: its discard
+    refused("not_allowed_now", s, 0, Reward(deck="pkd"))  # the discard half of the step
     refused("card_not_in_hand", s, 0, Discard("h02"))
     s, _ = play(s, 0, Discard("t03"))
     assert s.players[0].hand == ("h01",) and s.step == "auction" and s.informant == 0
@@ -245,7 +246,7 @@ def test_sector_chief_adds_a_watchdog_ignores_them_and_removes_one_at_the_end() 
     s, _ = play(s, 0, Reward(sector=3))
     assert s.watchdogs == (3, 6) and s.chief == 0
     s = pass_contacts(s)
-    refused("watchdog_sector", s, 1, ChooseSector(3))  # IR-13
+    refused("illegal_target", s, 1, ChooseSector(3))  # IR-13
     s, _ = play(s, 0, ChooseSector(3))  # the Chief's winner may (IR-13)
     s, _ = play(s, 1, ChooseSector(1))
     s, _ = play(s, 2, ChooseSector(2))

@@ -152,7 +152,7 @@ def test_start_validates_options_and_verify_rederives_setup() -> None:
 def test_the_catalogue_marks_stand_in_content() -> None:
     c = catalogue()
     assert len(c["contacts"]) == 13 and len(c["jobs"]) == 30 and len(c["schemes"]) == 60
-    assert c["content_version"] == "infamy/standin-0"
+    assert c["content_version"] == "infamy/standin-1"
     assert all(j["reconstructed"] for j in c["jobs"])
     assert not c["perks"]["trust"][0]["reconstructed"]  # Stringer is the seed's
 

@@ -49,7 +49,7 @@ function tableRow(table, { joinable }) {
     action = `<a class="button" href="${link}">Watch</a>`;
   }
   return `<tr data-table="${table.id}">
-    <td><span class="badge game" data-testid="table-game">${esc(gameOf(table.game).name === table.game ? gameOf(table.game).title : table.game)}</span> <b>${esc(table.mode)}</b> table <span class="muted small">${esc(table.id.slice(0, 8))}</span>${optionBadges(table)}${table.turn_seconds ? ` <span class="badge">${table.turn_seconds} s/turn</span>` : ""}</td>
+    <td><b class="table-game" data-testid="table-game">${esc(gameOf(table.game).name === table.game ? gameOf(table.game).title : table.game)}</b> · ${esc(table.mode)} table <span class="muted small">${esc(table.id.slice(0, 8))}</span>${optionBadges(table)}${table.turn_seconds ? ` <span class="badge">${table.turn_seconds} s/turn</span>` : ""}</td>
     <td>${resultText(table)}</td>
     <td>${seatsText(table)}</td>
     <td class="right">${action}</td></tr>`;
@@ -63,7 +63,7 @@ async function refresh() {
     ]);
     const mineBody = mine.tables.map((t) => tableRow(t, { joinable: false })).join("");
     document.querySelector("#my-tables tbody").innerHTML =
-      mineBody || `<tr><td class="muted">None yet: create one on the left.</td></tr>`;
+      mineBody || `<tr><td class="muted">None yet: create one with the form.</td></tr>`;
     const others = open.tables.filter((t) => t.your_seat === null || t.your_seat === undefined);
     document.querySelector("#open-tables tbody").innerHTML =
       others.map((t) => tableRow(t, { joinable: true })).join("") ||
@@ -143,6 +143,9 @@ function drawGameFields(form) {
   const kinds = [...game.bot_kinds].sort((a, b) => (b === "heuristic") - (a === "heuristic"));
   form.bot_kind.innerHTML = optionsHtml(kinds, kinds[0], (k) => BOT_WORDS[k] || k);
   form.turn_action.innerHTML = optionsHtml(game.timeout_policies, game.timeout_policies[0], (p) => POLICY_WORDS[p] || p);
+  // the abandonment rule (docs/rules.md, "Absent players"): only games with a resign have it
+  document.getElementById("abandon-field").hidden = !game.abandon_after;
+  form.abandon_after.value = String(game.abandon_after || 0);
   document.getElementById("game-options").innerHTML = game.options.map((o) => {
     const name = `option:${o.name}`;
     if (o.kind === "bool") {
@@ -177,6 +180,7 @@ function createBody(form) {
     mode: form.mode.value,
     turn_seconds: Math.max(0, Math.min(600, Number(form.turn_seconds.value) || 0)),
     turn_action: form.turn_action.value,
+    ...(game.abandon_after ? { abandon_after: Math.max(0, Math.min(20, Math.round(Number(form.abandon_after.value)) || 0)) } : {}),
     options,
   };
 }

@@ -17,8 +17,23 @@ function outcomeHtml(outcome, nameOf) {
     (rows ? `<details open><summary class="small">How it was decided</summary><ol class="tie-breaks">${rows}</ol></details>` : "");
 }
 
-/* Shows (or hides, while the game runs) the result panel for `state`. */
+/* "Rules version 2" (and the content version, for a game with stand-in data): what the
+   game document says the game is played under (its first event's, not the newest). */
+function playedUnderText(played) {
+  if (!played) return "";
+  const content = played.content_version ? `, content ${played.content_version}` : "";
+  return `Rules version ${played.rules_version}${content}`;
+}
+
+function showPlayedUnder(played) {
+  const el = document.getElementById("played-under");
+  if (el && played) el.textContent = `· ${playedUnderText(played)}`;
+}
+
+/* Shows (or hides, while the game runs) the result panel for `state`; the versions the
+   game is played under, from the page's game document (`doc`, where the page keeps one). */
 function showOutcome(state, nameOf) {
+  if (typeof doc !== "undefined" && doc) showPlayedUnder(doc.played_under);
   const el = document.getElementById("outcome");
   if (!el) return;
   const outcome = state && state.over ? state.outcome : null;

@@ -210,6 +210,18 @@ function rulingWords(r) {
   return "Note";
 }
 
+/* At the last event of a game a ruling decided: the game ends here, decided (the board
+   shows it over, with the ruling's winners and nobody's turn). */
+function drawDecided(decided) {
+  const box = document.getElementById("decided");
+  box.hidden = !decided;
+  if (!decided) return;
+  const what = decided.kind === "void" ? "the game is void: it counts for nobody"
+    : `the win is awarded to ${joinWords(decided.winners.map(seatName))}`;
+  box.innerHTML = `<b>Decided by a ruling:</b> ${esc(what)}. The game ends here, at event ${maxSeq()}: ` +
+    "nothing was played after the ruling (see the rulings above).";
+}
+
 function drawRulings(rulings) {
   const box = document.getElementById("rulings");
   box.hidden = !rulings.length;
@@ -236,6 +248,7 @@ async function show(seq, { push = true } = {}) {
   }
   if (replay.at !== R.at) return; // a later click won the race
   const state = replay.state;
+  drawDecided(replay.decided);
   BOARD.draw(state, { at, events: R.live.filter((ev) => ev.seq <= at), final: R.final, table: R.table });
   document.querySelectorAll("#replay-board [data-deadline]").forEach((el) => {
     el.removeAttribute("data-deadline"); // a replay has no running clock
@@ -249,6 +262,12 @@ async function show(seq, { push = true } = {}) {
   // the audit trail (players after the end, staff) is the fallback
   document.getElementById("hash").textContent = replay.hash || R.hashes[at] || "not available yet (shown once the game is over)";
   document.getElementById("seed").textContent = state.seed || "(revealed at the end)";
+  const played = replay.played_under; // the first event's versions, not the newest
+  const playedEl = document.getElementById("played-under");
+  if (playedEl && played) {
+    const content = played.content_version ? `, content ${played.content_version}` : "";
+    playedEl.textContent = `rules version ${played.rules_version}${content}`;
+  }
   const url = addressOf(at);
   document.getElementById("share").href = url;
   if (push) window.history.replaceState({ at }, "", url);
@@ -335,8 +354,20 @@ function reviewForms() {
   // staff seated here are players (they never rule on their own game)
   document.getElementById("note-form").hidden = !((REPLAY_CFG.staff && !seated) || (seated && finished));
   document.getElementById("ruling-panel").hidden = !(REPLAY_CFG.staff && !seated);
+  document.getElementById("sandbox-panel").hidden = !(REPLAY_CFG.staff && !seated);
   document.getElementById("ruling-winners").innerHTML = (R.table ? R.table.seats : []).map((s) =>
     `<label class="check"><input type="checkbox" value="${s.position}"> ${esc(seatName(s.position))}</label>`).join("");
+}
+
+async function openSandbox() {
+  // a director's sandbox at the event shown (the last event of a command: the server says
+  // so otherwise); its table page is where seats and bots are added and it is started
+  try {
+    const table = await api("POST", `/games/${REPLAY_CFG.gameId}/sandbox`, { at: R.at });
+    window.location.href = `/games/${table.id}`;
+  } catch (err) {
+    showError(err);
+  }
 }
 
 async function addNote(ev) {
@@ -352,6 +383,51 @@ async function addNote(ev) {
   }
 }
 
+/* A deciding ruling (award, void) ends a running game, or replaces a finished one's result:
+   a dialog says which game, where it stands and the result it sets, before it is sent. */
+function rulingConsequence(kind, winners) {
+  const title = REPLAY_CFG.title || (R.table ? R.table.game : "this game");
+  const table = R.table || { seats: [], status: "started", mode: "" };
+  const players = table.seats.map((s) => seatName(s.position)).join(", ");
+  const final = R.final || {};
+  const turn = lastTurn() ? `${R.turnName} ${lastTurn()}, ` : "";
+  const waiting = (final.awaiting || []).map(seatName);
+  const running = table.status === "started" && !final.over;
+  const result = table.result || {};
+  const before = result.decided_by === "ruling" ? "a ruling's" : "its own";
+  const state = running
+    ? `Running: ${turn}event ${maxSeq()}${waiting.length ? `, waiting on ${joinWords(waiting)}` : ""}. ` +
+      "The ruling ends it now: nothing more can be played."
+    : `Over (${before} result). The ruling replaces that result.`;
+  const outcome = kind === "award"
+    ? `${joinWords(winners.map(seatName))} ${winners.length > 1 ? "share the win" : "wins"}; every other seat loses.`
+    : "Void: the game counts for nobody.";
+  return {
+    title: kind === "award" ? `Award the win in ${title}?` : `Void ${title}?`,
+    rows: [
+      ["Game", `${title} · ${table.mode} table ${GAME_ID.slice(0, 8)} · ${players}`],
+      ["Now", state],
+      ["Result", outcome],
+      ["Record", "A ruling is recorded for good, with your name and reason; it is not taken back."],
+    ],
+    yes: kind === "award" ? `Yes, end it: ${joinWords(winners.map(seatName))} ${winners.length > 1 ? "win" : "wins"}` : "Yes, void the game",
+  };
+}
+
+function confirmRuling(kind, winners) {
+  const dialog = document.getElementById("ruling-confirm");
+  const c = rulingConsequence(kind, winners);
+  document.getElementById("ruling-confirm-title").textContent = c.title;
+  document.getElementById("ruling-confirm-text").innerHTML =
+    c.rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd data-testid="ruling-confirm-${esc(k.toLowerCase())}">${esc(v)}</dd>`).join("");
+  document.getElementById("ruling-confirm-yes").textContent = c.yes;
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "confirm"), { once: true });
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+}
+
 async function addRuling(ev) {
   ev.preventDefault();
   const kind = document.getElementById("ruling-kind").value;
@@ -359,12 +435,17 @@ async function addRuling(ev) {
   if (kind === "award") {
     body.winners = [...document.querySelectorAll("#ruling-winners input:checked")].map((i) => Number(i.value));
   }
+  // (an award naming nobody goes straight to the server, which says what is missing)
+  if (kind !== "note" && (kind === "void" || body.winners.length) && !(await confirmRuling(kind, body.winners || []))) return;
   try {
     await api("POST", `/games/${GAME_ID}/rulings`, body);
     document.getElementById("ruling-reason").value = "";
     showError(null);
     R.table = await api("GET", `/tables/${GAME_ID}`);
+    R.cache.delete(maxSeq()); // the last position now reads as decided
+    R.final = (await stateAt(maxSeq())).state;
     await loadRulings();
+    await show(R.at, { push: false });
   } catch (err) {
     showError(err);
   }
@@ -450,6 +531,7 @@ async function main() {
   });
   document.getElementById("note-form").addEventListener("submit", addNote);
   document.getElementById("ruling-form").addEventListener("submit", addRuling);
+  document.getElementById("open-sandbox").addEventListener("click", openSandbox);
   document.getElementById("ruling-kind").addEventListener("change", (ev) => {
     document.getElementById("ruling-winners").hidden = ev.target.value !== "award";
   });

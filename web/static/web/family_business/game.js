@@ -67,9 +67,19 @@ function useCommandResult(res) {
     undo_available: res.undo_available,
     turn_deadline: res.turn_deadline,
     window_pass: res.window_pass,
+    takeback: res.takeback,
   };
   draw();
 }
+
+/* A takeback request (an undo the next person must agree to) appends no event: while one
+   may come (my turn) or one is open, read the game every two seconds. */
+setInterval(() => {
+  if (!doc || doc.state.over || busy || document.hidden || selection || butcher) return;
+  const seat = me();
+  const mine = seat !== null && !doc.state.window && doc.state.turn_seat === seat;
+  if (mine || doc.takeback) loadState().catch(() => {});
+}, 2000);
 
 async function loadLog() {
   for (;;) {
@@ -122,7 +132,13 @@ async function send(path, body) {
     butcher = null;
     confirmResign = false;
     showError(null);
-    useCommandResult(res);
+    if (res.takeback) {
+      // an undo that asks the next person first, or an answer to one: read the game
+      doc = { ...doc, takeback: res.takeback.state === "open" ? res.takeback : null };
+      await loadState();
+    } else {
+      useCommandResult(res);
+    }
   } catch (err) {
     showError(err);
     if (err.status === 409 || err.status === 422) {
@@ -293,7 +309,7 @@ function draw() {
   renderBoard(state, ctx);
   showOutcome(state, seatNamer(state));
   // a tournament director decided the result (api.js); a ruled game's state reads as over
-  document.getElementById("status").insertAdjacentHTML("beforeend", rulingLine(doc.table, seatNamer(state), GAME));
+  document.getElementById("status").insertAdjacentHTML("beforeend", rulingLine(doc.table, seatNamer(state), GAME) + absenceLine(doc, seatNamer(state), GAME));
   drawHand(state);
   drawWindow(state, st);
   drawActions(state, st);
@@ -305,6 +321,7 @@ function draw() {
   document.getElementById("replay-link-slot").innerHTML =
     state.over ? `<a href="/games/${GAME}/replay" data-testid="replay-link">Watch the replay</a>` : "";
   tickCountdowns(clockOffset);
+  if (typeof alertsFollow === "function") alertsFollow(doc); // alerts.js: title, tone, notification
 }
 
 function drawTurnClock(state) {
@@ -403,7 +420,13 @@ function drawWindow(state, st) {
       shown.add(o.kind);
       html += `<button type="button" class="primary" data-action="counter" data-card="${esc(o.card)}">Counter with ${esc(kindName(o.kind))}</button>`;
     }
-    if (pass) html += `<button type="button" data-action="pass">Pass</button>`;
+    // at a table of people a pass by hand is public and may end the window early; an
+    // automatic one is sealed (docs/rules.md, "Hand passes are public"): say the trade
+    if (pass) {
+      html += tableOfPeople()
+        ? `<button type="button" data-action="pass" data-testid="pass-now">Pass now — the table will see it</button>`
+        : `<button type="button" data-action="pass">Pass</button>`;
+    }
     html += "</div>";
   } else if (me() !== null && state.window.waiting_on.includes(me()) && !passedOn(state.window)) {
     html += '<p class="muted">Time is up for answers.</p>';
@@ -411,7 +434,14 @@ function drawWindow(state, st) {
   panel.innerHTML = html;
 }
 
-/* Whether I passed by hand (sealed, final) on `window`: waiting_on still lists me, for
+/* Whether two or more people (not bots) sit at this table: then automatic passes are
+   sealed and a window closes early only when every seat passed by hand. */
+function tableOfPeople() {
+  const seats = (doc && doc.table && doc.table.seats) || [];
+  return seats.filter((s) => !s.bot).length >= 2;
+}
+
+/* Whether I passed by hand in a record from before hand passes were public (sealed, final) on `window`: waiting_on still lists me, for
    everyone else's sake. (A standing pass leaves me free to counter: not this.) */
 function passedOn(window) {
   const p = doc && doc.window_pass;
@@ -476,14 +506,17 @@ function drawActions(state, st) {
     html = '<p class="muted">You passed; the window runs until its countdown ends or someone counters…</p>';
   } else if (state.window && state.window.waiting_on.includes(seat)) {
     html = '<p class="prompt">An attack can be answered: see the reaction window above.</p>';
+  } else if (state.window && tableOfPeople()) {
+    html = '<p class="muted" data-testid="waiting-why">Waiting for answers; a seat that leaves its answer to auto-pass keeps its hand hidden, so the window runs to its end.</p>';
   } else if (state.window) {
     html = '<p class="muted">Waiting for the other players to answer…</p>';
   } else {
     html = `<p class="muted">Waiting for ${esc(seatNamer(state)(state.turn_seat))}…</p>`;
   }
+  if (seat !== null && !state.over && doc.takeback) html = takebackHtml(doc.takeback, seat, seatNamer(state), "the cards you were shown go back and the deck is reshuffled") + html;
   if (seat !== null && !state.over) {
     html += '<div class="actions secondary">';
-    if (doc.undo_available) {
+    if (doc.undo_available && !doc.takeback) {
       html += '<button type="button" data-action="undo">Undo my last move</button>';
     }
     html += confirmResign
@@ -540,6 +573,10 @@ function onAction(action, el) {
     }
     case "undo":
       return send("/undo");
+    case "takeback-accept":
+      return send(`/takeback/${el.dataset.id}`, { accept: true });
+    case "takeback-decline":
+      return send(`/takeback/${el.dataset.id}`, { accept: false });
     case "draw":
       return command({ type: "draw", source: el.dataset.source });
     case "butcher":

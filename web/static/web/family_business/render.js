@@ -303,6 +303,7 @@ class MoveLog {
       case "GameStarted":
         return sentence(`The game started: ${listWords(d.names.map((n, i) => `${n} plays ${CAT.families[d.families[i]] || d.families[i]}`))}`);
       case "DeckShuffled":
+        if (d.reason === "undo") return "The cards shown went back and the deck was reshuffled from a fresh seed.";
         return d.reason === "reshuffle" ? "The discard pile was shuffled into a new deck." : "The deck was shuffled.";
       case "CardsDealt":
         return `${name(d.seat)} was dealt ${d.cards ? d.cards.length : d.count} cards.`;
@@ -379,8 +380,9 @@ class MoveLog {
         return `${name(d.seat)} took ${article(kindName(cardKind(d.card)))} from the discard pile.`;
       case "ButcherUsed":
         return `${name(d.seat)} used BUTCHER: discarded ${listWords(d.cards.map((c) => kindName(cardKind(c))))} to draw as many.`;
-      case "PlayerResigned":
-        return `${name(d.seat)} resigned.`;
+      case "PlayerResigned": // the abandonment rule's resign says so (docs/rules.md, "Absent players")
+        return ev.origin === "abandon" ? `${name(d.seat)} was absent (too many timeouts in a row) and is out.`
+          : `${name(d.seat)} resigned.`;
       case "PlayerOut":
         return `${name(d.seat)} is out of the game.`;
       case "GameEnded":
@@ -404,11 +406,16 @@ class MoveLog {
     const cls = [minor ? "minor" : "", type === "TurnStarted" ? "turn" : "", timeout ? "timeout" : ""].join(" ").trim();
     let words = this.words(ev, state);
     if (timeout) words = `Time ran out: ${words.replace(/\.$/, "")} (the system played for them).`;
-    // a standing preference answered for this seat (only its own seat is told so)
-    else if (ev.origin === "standing") words = `${words.replace(/[.!]$/, "")} (automatically).`;
+    // a standing preference answered for this seat (only its own seat is told so): the
+    // answer itself, not what followed from it in the same command (the window's close,
+    // the next turn, its draw: those are the game's, not made "automatically")
+    else if (ev.origin === "standing" && ANSWERS.includes(type)) words = `${words.replace(/[.!]$/, "")} (automatically).`;
     return `<li data-seq="${ev.seq}" class="${cls}"${timeout ? ' data-testid="timeout"' : ""}><span class="seq">${ev.seq}</span> ${esc(words)}</li>`;
   }
 }
+
+/* The events that are a seat's own answer to a window (what standing reactions make). */
+const ANSWERS = ["CounterPlayed", "WindowPassed"];
 
 /* After an undo: mark the log lines of the events it took back (they stay, struck out). */
 function markUndone(list, events) {

@@ -61,16 +61,18 @@ function drawStanding() {
          <button type="button" data-standing="pass_all_turn">… until the end of this turn</button>`}</div>
     ${counters}
     <p class="small muted">The server answers for you as your own move. With other people at the
-      table every pass is sealed (nobody else sees it, and a window runs its countdown unless
-      someone counters), so nobody can tell an automatic pass from yours or learn your hand from it.</p>`;
+      table an automatic pass is sealed (nobody else sees it, and the window runs its countdown
+      unless someone counters), so nobody learns your hand from it. A pass you make by hand is
+      shown to the table and lets the window end as soon as everyone has answered.</p>`;
 }
 
 /* The window panel's line when I passed on the open window, by hand or by my standing
-   reactions: at a table of people a pass is sealed (docs/rules.md, "Passes are sealed"). */
+   reactions: at a table of people an automatic pass is sealed (docs/rules.md, "Hand passes
+   are public, automatic passes are sealed"). */
 function windowPassHtml(state) {
   const p = (doc && doc.window_pass) || (standing && standing.window_pass);
   if (!p || !state.window || p.window !== state.window.id) return "";
-  const sealed = "Nobody else sees it: the window runs until its countdown ends or someone counters.";
+  const sealed = "Nobody else sees it: the window runs until its countdown ends or someone counters. Pass now to let it end sooner (the table will see it).";
   if (p.origin === "manual") {
     return `<p class="small auto-passed" data-testid="passed">You passed. ${sealed}</p>`;
   }

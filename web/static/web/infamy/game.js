@@ -46,9 +46,18 @@ function useCommandResult(res) {
   if (doc && res.version < doc.version) return;
   clockOffset = res.server_time - Date.now();
   doc = { ...doc, version: res.version, state: res.state, server_time: res.server_time,
-    table: res.table || doc.table, undo_available: res.undo_available, turn_deadline: res.turn_deadline };
+    table: res.table || doc.table, undo_available: res.undo_available, turn_deadline: res.turn_deadline,
+    takeback: res.takeback };
   draw();
 }
+
+/* A takeback request (an undo the next person must agree to) appends no event: while one
+   may come (the game waits on me) or one is open, read the game every two seconds. */
+setInterval(() => {
+  if (!doc || doc.state.over || busy || document.hidden || form) return;
+  const seat = me();
+  if ((seat !== null && (doc.state.awaiting || []).includes(seat)) || doc.takeback) loadState().catch(() => {});
+}, 2000);
 
 async function loadLog() {
   for (;;) {
@@ -105,7 +114,13 @@ async function send(path, body) {
     clearPicks();
     confirmResign = false;
     showError(null);
-    useCommandResult(res);
+    if (res.takeback) {
+      // an undo that asks the next person first, or an answer to one: read the game
+      doc = { ...doc, takeback: res.takeback.state === "open" ? res.takeback : null };
+      await loadState();
+    } else {
+      useCommandResult(res);
+    }
   } catch (err) {
     showError(err);
     if (err.status === 409 || err.status === 422) {
@@ -382,13 +397,16 @@ function schemeHtml(state) {
 }
 
 function stepHtml(state) {
+  // A discard awaited: the Informant's (the reward step) or Informer Network's (the scheme
+  // step); rules-1 games name these steps discard and scheme_discard.
+  if (variants("discard").length) {
+    return `<p class="prompt">Discard a scheme: click one in your hand.</p><div class="actions">${buttonsHtml("discard", variants("discard"), (v) => `Discard ${schemeName(v.card)}`)}</div>`;
+  }
   switch (state.step) {
     case "auction": return auctionHtml(state);
     case "sector": return sectorHtml(state);
     case "place": return placeHtml(state);
     case "scheme": return schemeHtml(state);
-    case "discard": case "scheme_discard":
-      return `<p class="prompt">Discard a scheme: click one in your hand.</p><div class="actions">${buttonsHtml("discard", variants("discard"), (v) => `Discard ${schemeName(v.card)}`)}</div>`;
     case "thug_response": {
       const t = state.thug || {};
       return `<p class="prompt">The Thug wants 1 ${esc(t.resource)} from you.</p><div class="actions">${buttonsHtml("thug_response", variants("thug_response"), (v) => label("cancel", v.cancel))}</div>`;
@@ -436,7 +454,7 @@ function draw() {
   renderBoard(state, ctx);
   showOutcome(state, seatNamer(state));
   // a tournament director decided the result (api.js); a ruled game's state reads as over
-  document.getElementById("status").insertAdjacentHTML("beforeend", rulingLine(doc.table, seatNamer(state), GAME));
+  document.getElementById("status").insertAdjacentHTML("beforeend", rulingLine(doc.table, seatNamer(state), GAME) + absenceLine(doc, seatNamer(state), GAME));
   drawClock(state);
   drawHand(state);
   drawActions(state);
@@ -445,6 +463,7 @@ function draw() {
   document.getElementById("replay-link-slot").innerHTML =
     state.over ? `<a href="/games/${GAME}/replay" data-testid="replay-link">Watch the replay</a>` : "";
   tickCountdowns(clockOffset);
+  if (typeof alertsFollow === "function") alertsFollow(doc); // alerts.js: title, tone, notification
 }
 
 /* The step's deadline: the sealed step's (the game's own), or the table's move clock. */
@@ -481,7 +500,7 @@ function drawActions(state) {
     html = '<p class="muted">You are watching: you hold no seat at this table.</p>';
   } else if (state.over) {
     html = `<p><b>The game is over.</b> <a class="button primary" href="/games/${GAME}/replay">Watch the replay</a> <a class="button" href="/lobby">Back to the lobby</a></p>`;
-  } else if (form && state.step !== "reward") {
+  } else if (form && state.step !== "reward" && !variants("discard").length) {
     html = formHtml();
   } else if ((state.awaiting || []).includes(seat) || state.step === "sector") {
     html = stepHtml(state);
@@ -489,15 +508,16 @@ function drawActions(state) {
     const who = (state.awaiting || []).map((s) => esc(seatNamer(state)(s)));
     html = `<p class="muted">Waiting for ${listWords(who) || "the game"}…</p>`;
   }
+  if (seat !== null && !state.over && doc.takeback) html = takebackHtml(doc.takeback, seat, seatNamer(state)) + html;
   if (seat !== null && !state.over && !state.players[seat].out) {
     html += '<div class="actions secondary">';
-    if (doc.undo_available) html += '<button type="button" data-action="undo">Undo my last move</button>';
+    if (doc.undo_available && !doc.takeback) html += '<button type="button" data-action="undo">Undo my last move</button>';
     html += confirmResign
       ? '<span>Really resign? </span><button type="button" class="danger" data-action="resign-yes">Yes, resign</button><button type="button" data-action="resign-no">No</button>'
       : '<button type="button" class="danger" data-action="resign">Resign…</button>';
     html += "</div>";
   }
-  panel.innerHTML = html;
+  setHtmlKeepingChoices(panel, html);
 }
 
 /* --- clicks -------------------------------------------------------------------------- */
@@ -561,6 +581,10 @@ function onAction(action, el) {
       return draw();
     case "undo":
       return send("/undo");
+    case "takeback-accept":
+      return send(`/takeback/${el.dataset.id}`, { accept: true });
+    case "takeback-decline":
+      return send(`/takeback/${el.dataset.id}`, { accept: false });
     case "resign":
       confirmResign = true;
       return draw();

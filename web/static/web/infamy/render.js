@@ -21,12 +21,12 @@ const STEP_NAMES = {
   watchdog: "the bodyguard holder moves a Watchdog",
   auction: "auction",
   reward: "a contact's reward",
-  discard: "discarding a scheme",
+  discard: "discarding a scheme", // rules 1's name of the Informant's discard (rules 2: reward)
   thug_response: "answering the Thug",
   sector: "sealed sector choice",
   place: "placement",
   scheme: "schemes",
-  scheme_discard: "discarding a scheme",
+  scheme_discard: "discarding a scheme", // rules 1's name (rules 2: the scheme step)
   chief_remove: "the Sector Chief removes a Watchdog",
 };
 const PHASES = {
@@ -87,7 +87,7 @@ function seatChip(state, seat) {
   return `<span class="seat-chip">${swatch(p.colour)}${esc(p.name)}</span>`;
 }
 
-function reconMark(title = "Stand-in content (infamy/standin-0): no public source prints this card.") {
+function reconMark(title = "Stand-in content (docs/rules-infamy.md): no public source prints this card.") {
   return `<sup class="recon" title="${esc(title)}">R</sup>`;
 }
 
@@ -382,7 +382,7 @@ class MoveLog {
         if (d.step === "sector") return "Everyone chooses a sector card in secret.";
         return ""; // whose move it is shows on the board; the log tells what they did
       case "WatchdogMoved":
-        return `A Watchdog moved from ${sectorName(d.from_sector)} to ${sectorName(d.to_sector)}${causeWords(d.cause)}.`;
+        return `A Watchdog moved from ${sectorName(d.from)} to ${sectorName(d.to)}${causeWords(d.cause)}.`;
       case "WatchdogRemoved":
         return `The Watchdog in ${sectorName(d.sector)} went back to the supply${causeWords(d.cause)}.`;
       case "AuctionOpened":
@@ -410,7 +410,7 @@ class MoveLog {
       case "BribesRetrieved":
         return "The bribes on the contacts went to their owners' spent areas.";
       case "ResourceStolen":
-        return `${name(d.to_seat)} took 1 ${d.what} from ${name(d.from_seat)}${causeWords(d.cause)}.`;
+        return `${name(d.to)} took 1 ${d.what} from ${name(d.from)}${causeWords(d.cause)}.`;
       case "SchemesDrawn": {
         const n = d.cards ? d.cards.length : d.count;
         const which = d.cards ? `: ${listWords(d.cards.map(schemeName))}` : "";
@@ -419,7 +419,7 @@ class MoveLog {
       case "SchemeDiscarded":
         return `${name(d.seat)} discarded ${schemeName(d.card)}.`;
       case "SchemeStolen":
-        return `${name(d.to_seat)} stole a scheme from ${name(d.from_seat)}${d.card ? `: ${schemeName(d.card)}` : ""}.`;
+        return `${name(d.to)} stole a scheme from ${name(d.from)}${d.card ? `: ${schemeName(d.card)}` : ""}.`;
       case "ThugAsked":
         return `The Thug: ${name(d.rival)} must spend 3 bribes or give ${name(d.seat)} 1 ${d.resource}.`;
       case "ThugResolved":
@@ -452,15 +452,16 @@ class MoveLog {
       case "SchemeStepEnded":
         return d.passed ? `${name(d.seat)} played no (more) scheme.` : "";
       case "HenchmenScored":
-        return `${name(d.seat)}'s henchmen scored ${d.infamy} Infamy.`;
+        return `${name(d.seat)}'s henchmen scored ${d.i} Infamy.`;
       case "FiguresCleared":
         return "The figures left the board.";
       case "JobsRefilled":
         return d.cards.length ? `New jobs: ${listWords(d.cards.map(jobName))}.` : "No new jobs.";
       case "DayNightFlipped":
         return d.day ? "Day breaks." : "Night falls.";
-      case "PlayerResigned":
-        return `${name(d.seat)} resigned.`;
+      case "PlayerResigned": // the abandonment rule's resign says so (docs/rules.md, "Absent players")
+        return ev.origin === "abandon" ? `${name(d.seat)} was absent (too many timeouts in a row) and is out.`
+          : `${name(d.seat)} resigned.`;
       case "GameEnded":
         if (!d.winners.length) return "The game ended with no winner.";
         return d.winners.length > 1 ? `The game ended in a shared win: ${listWords(d.winners.map(name))}.` : `${name(d.winners[0])} wins the game!`;

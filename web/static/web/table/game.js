@@ -193,6 +193,7 @@ function draw() {
     `Game ${esc(GAME.slice(0, 8))} · version ${doc.version}` +
     (state.seed_hash ? ` · seed hash <code>${esc(state.seed_hash.slice(0, 16))}…</code>` : "");
   drawClock(state);
+  if (typeof alertsFollow === "function") alertsFollow(doc); // alerts.js: title, tone, notification
 }
 
 function drawStatus(state) {
@@ -211,7 +212,7 @@ function drawStatus(state) {
   } else {
     html = "…";
   }
-  el.innerHTML = html + rulingLine(doc.table, nameOf, GAME);
+  el.innerHTML = html + rulingLine(doc.table, nameOf, GAME) + absenceLine(doc, nameOf, GAME);
 }
 
 function drawClock(state) {
@@ -259,7 +260,7 @@ function drawActions(state) {
     const danger = (o.command || (o.send && o.send.type)) === "resign" ? " danger" : " primary";
     return `<button type="button" class="option${danger}" data-option="${i}" data-testid="option"${busy ? " disabled" : ""}>${labelHtml(label)}${sure}</button>`;
   }).join("");
-  el.innerHTML = `<h3>Your options</h3><div class="options">${items}</div>`;
+  setHtmlKeepingChoices(el, `<h3>Your options</h3><div class="options">${items}</div>`);
 }
 
 function drawMine(state) {

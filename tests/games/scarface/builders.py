@@ -1,0 +1,60 @@
+"""Scarface test builders: a dealt game, a patched position (SR-74: holdings, board,
+tracks, decks without a long prologue), and a one-line way to send a command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.scarface.codec import decode_command
+from games.scarface.evolve import evolve, replay
+from games.scarface.rules import decide
+from games.scarface.setup import setup_events
+from games.scarface.state import GameState, PlayerState, Tile, with_changes
+
+
+def dealt(players: int = 3, seed: str = "test", **options: Any) -> GameState:
+    names = [f"P{i}" for i in range(players)]
+    return replay(setup_events(names, options, seed))
+
+
+def at_actions(
+    state: GameState, seat: int | None = None, *, muscle: int = 0, influence: int = 0,
+    plan: tuple[str, ...] = (), **changes: Any,
+) -> GameState:  # fmt: skip
+    """``state`` at ``seat``'s action phase with a plan of these totals (a patched position)."""
+    seat = state.seat if seat is None else seat
+    base: dict[str, Any] = {"order_used": False, "skills_used": (), "boss_uses": 0}
+    state = with_changes(state, seat=seat, step="actions", kind="action", muscle=muscle,
+                         influence=influence, **{**base, **changes})  # fmt: skip
+    if plan:
+        state = player(state, seat, plan=plan)
+    return state
+
+
+def player(state: GameState, seat: int, **changes: Any) -> GameState:
+    players = list(state.players)
+    players[seat] = with_changes(players[seat], **changes)
+    return with_changes(state, players=tuple(players))
+
+
+def tile(state: GameState, tid: str, **changes: Any) -> GameState:
+    tiles = list(state.tiles)
+    i = int(tid[1:]) - 1
+    tiles[i] = with_changes(tiles[i], **changes)
+    return with_changes(state, tiles=tuple(tiles))
+
+
+def send(
+    state: GameState, seat: int | None, command: dict[str, Any]
+) -> tuple[GameState, tuple[Any, ...]]:
+    events = decide(state, seat, decode_command(command))
+    for e in events:
+        state = evolve(state, e)
+    return state, events
+
+
+def kinds(events: tuple[Any, ...]) -> list[str]:
+    return [type(e).__name__ for e in events]
+
+
+__all__ = ["PlayerState", "Tile", "at_actions", "dealt", "kinds", "player", "send", "tile"]
