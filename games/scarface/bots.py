@@ -152,7 +152,7 @@ class HeuristicBot:
             "influence1": 3,
             "crime_down1": 0 if p.crime >= 5 else 5,
             "free1": 1 if p.at("prison") else 6,
-            "add_business": 2,
+            "add_business": 0,  # rules 2: a marker counts at the end and in per-den skills
             "move_vehicle": 7,
             "move_thug": 8,
         }
