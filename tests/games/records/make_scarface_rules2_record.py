@@ -59,7 +59,7 @@ def main(out: Path) -> None:
     seats = 3
     table = table_create(
         created_by=None, game=GAME, seats=seats, mode=Table.Mode.SANDBOX,
-        seed="golden-rules2-targeted", options={"gangs": ["outfit", "wolves", "northside"]},
+        seed="golden-rules2-targeted", options={"players": [{"gang": g} for g in ("outfit", "wolves", "northside")]},
     )  # fmt: skip
     for kind in ("heuristic", "random", "heuristic"):
         seat_add_bot(table_id=table.id, bot=kind)
