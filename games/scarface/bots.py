@@ -165,8 +165,8 @@ class HeuristicBot:
         """The choices to try for ``skill``, best first: [None] for a skill without a
         target; for a targeted one (rules 2) its legal targets ranked by ``target_score``
         (nothing named last, where that is allowed)."""
-        if skill is None or not targeted(skill):
-            return [None]
+        if skill is None or not targeted(skill) or not usable(state, skill):
+            return [None]  # no target, or rules 1 (where decide refuses it)
         forms = choice_forms(state, seat, skill)
         return sorted(forms, key=lambda ch: -self.target_score(state, seat, ch))
 
