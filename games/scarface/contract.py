@@ -110,7 +110,7 @@ COMMAND_FIELDS: dict[str, JsonSchema] = {
     "cards": {**CARDS, "minItems": 1},
     "card": CARD,
     "skill": {"type": "integer", "minimum": 1, "maximum": 4},
-    "choices": {**nullable(CHOICES), "description": "The effect's choices and targets."},
+    "choices": {**CHOICES, "description": "The effect's choices and targets."},
     "keep": CARD,
     "bottom": nullable(CARDS),
     "row": nullable({"type": ["integer", "string"], "description": "`new` or a row index."}),
