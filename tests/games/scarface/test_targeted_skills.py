@@ -8,12 +8,16 @@ HQ, $10, crime 1, 2 alcohol on its home tile; one police car in D1 (the Loop).""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.core import RuleViolation
-from games.scarface.codec import decode_command
+from games.scarface import versions
+from games.scarface.codec import decode_command, encode_command, plain
 from games.scarface.evolve import moved_thugs
 from games.scarface.legal import candidates
 from games.scarface.rules import decide
@@ -21,6 +25,7 @@ from games.scarface.skills import TARGETED
 from games.scarface.state import GameState, with_changes
 from games.scarface.targeted import EFFECTS
 from games.scarface.versions import RULES, RULES_VERSION
+from games.verify import verify_record
 
 from .builders import at_actions, dealt, kinds, player, send, tile
 
@@ -351,6 +356,26 @@ def test_choices_are_checked_for_shape() -> None:
         assert refused(state, 0, bad).code == "bad_command", bad
 
 
+def test_choices_survive_the_codec_as_sent() -> None:
+    for command in (
+        skill("outfit-h1", moves=[{"what": "car", "from": "D7", "to": "D3", "riders": 2}]),
+        skill("a35", moves=[{"from": "n18", "to": "d01", "good": "alcohol", "n": 2}]),
+        skill("a44", sale={"tile": "n18", "pay": [{"from": "n18", "good": "alcohol", "n": 1}]}),
+        skill("a29", target=1, district="D7"),
+        skill("northside-h3", place_truck=True),
+        boss(2, tile="n18", business="speakeasy"),
+        skill("wolves-h3", to="D4"),
+    ):
+        assert plain(encode_command(decode_command(command))) == command
+
+
+def test_payroll_waives_a_move_skills_police_fee() -> None:
+    state = player(game("outfit-s5"), 0, done=("j27",))  # Cops on the Payroll, completed
+    command = skill("outfit-s5", moves=[{"what": "car", "from": "D7", "to": "D1"}])
+    after, events = send(state, 0, command)
+    assert kinds(events) == ["SkillUsed", "VehicleMoved"] and after.players[0].money == 10
+
+
 def test_legal_options_list_the_targets_and_each_is_accepted() -> None:
     state = thugs_at(game("a29", "outfit-s5", "outfit-boss"), 1, "D7", 1)
     options = candidates(state, 0)
@@ -365,3 +390,29 @@ def test_legal_options_list_the_targets_and_each_is_accepted() -> None:
         decide(state, 0, command)  # every option is accepted as it is
     rules1 = with_changes(state, rules_version=1)
     assert not [c for c in candidates(rules1, 0) if getattr(c, "card", "") == "a29"]
+
+
+# --- the golden records ---------------------------------------------------------------------
+
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+def test_the_rules_2_record_re_decided_without_targets_diverges_at_its_first_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the gating is not vacuous: the record's first targeted skill is refused by rules that
+    # lack them, and the record verifies under its own
+    record = json.loads((RECORDS / "scarface-rules2-standin-0-position.json").read_text())
+    assert verify_record(record).ok
+    first = next(
+        e["seq"]
+        for e in record["events"]
+        if e["type"].endswith("SkillUsed") and e["payload"]["detail"]["skill"] in TARGETED
+    )
+    monkeypatch.setitem(versions.RULES, 2, replace(RULES[2], targeted_skills=False))
+    report = verify_record(record)
+    assert not report.ok
+    assert report.problems[0] == (
+        f"seq {first}: recorded an accepted command, the engine derives a refusal (not_allowed_now)"
+    )
