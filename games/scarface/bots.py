@@ -36,9 +36,10 @@ from .jobs import completable
 from .orders import attack_and_defence
 from .rules import decide, plan_totals
 from .sales import default_sale_pay, sale_money
-from .skills import card_skill, usable
+from .skills import card_skill, targeted, usable
 from .state import GameState
 from .state import with_changes as replace
+from .targeted import Choices, choice_forms
 
 HIDDEN = "?"
 PLACEHOLDER_RAID = "r23"  # a fixed card: a bot's trial of a command never reads the deck
@@ -115,18 +116,21 @@ class HeuristicBot:
         ctx = Ctx(state)
         for card in p.plan:
             skill = card_skill(ctx, card)
-            if card in state.skills_used or not usable(skill):
+            if card in state.skills_used or not usable(state, skill):
                 continue
-            if skill in ("strong_arm",) and p.crime >= 7:
+            if skill in ("strong_arm", "hitman") and p.crime >= 7:
                 continue
-            command: Command = UseSkill(card)
-            if accepted(state, seat, command):
-                return command
-        if f"{p.gang}-boss" in p.plan and state.boss_uses < 3:
-            for index in self.boss_order(state, seat):
-                command = UseBossSkill(index)
+            for choices in self.targets(state, seat, skill):
+                command: Command = UseSkill(card, choices)
                 if accepted(state, seat, command):
                     return command
+        if f"{p.gang}-boss" in p.plan and state.boss_uses < 3:
+            skills = content_of(state).boss_skills[p.gang]
+            for index in self.boss_order(state, seat):
+                for choices in self.targets(state, seat, skills[index - 1]):
+                    command = UseBossSkill(index, choices)
+                    if accepted(state, seat, command):
+                        return command
         for job in completable(state, seat):
             command = CompleteJob(job)
             if accepted(state, seat, command):
@@ -148,8 +152,50 @@ class HeuristicBot:
             "influence1": 3,
             "crime_down1": 0 if p.crime >= 5 else 5,
             "free1": 1 if p.at("prison") else 6,
+            # rules 2: one marker a turn (three a turn made the Outfit win 3 games in 4)
+            # rules 2: one marker a turn ($3 of final income each; three a turn made the
+            # Outfit win 3 games in 4, never one left the Black Wolves far ahead)
+            "add_business": 0 if state.boss_uses == 0 else 9,
+            "move_vehicle": 7,
+            "move_thug": 8,
         }
         return sorted(range(1, 5), key=lambda i: rank.get(skills[i - 1], 9))
+
+    def targets(self, state: GameState, seat: int, skill: str | None) -> list[Choices | None]:
+        """The choices to try for ``skill``, best first: [None] for a skill without a
+        target; for a targeted one (rules 2) its legal targets ranked by ``target_score``
+        (nothing named last, where that is allowed)."""
+        if skill is None or not targeted(skill) or not usable(state, skill):
+            return [None]  # no target, or rules 1 (where decide refuses it)
+        forms = choice_forms(state, seat, skill)
+        return sorted(forms, key=lambda ch: -self.target_score(state, seat, ch))
+
+    def target_score(self, state: GameState, seat: int, choices: Choices | None) -> int:
+        """A rough worth: a sale's money, a business marker, a piece moving where the seat
+        can take or sell, a rival's thug sent home; nothing named is worth nothing."""
+        if choices is None:
+            return 0
+        tables = content_of(state)
+        if "sale" in choices:
+            return sale_money(state, seat, choices["sale"]["tile"])
+        if "tile" in choices:
+            return 5 - len(state.tile(choices["tile"]).businesses)
+        if "target" in choices:
+            return 3
+        if choices.get("place_truck"):
+            return 4
+        district = choices.get("to")
+        if "moves" in choices:
+            move = choices["moves"][0]
+            if "good" in move:
+                return -1  # the Warehouse Keeper: only if nothing else
+            district = move["to"]
+            if move["what"] == "truck":  # a truck lowers the goods of a sale there
+                return 2 * sum(1 for t in state.controlled(seat)
+                               if tables.tiles[t.id].district == district)  # fmt: skip
+        neutral = sum(1 for t, c in tables.tiles.items()
+                      if c.district == district and state.tile(t).owner is None)  # fmt: skip
+        return 2 * neutral - (2 if state.police.count(str(district)) else 0) + 1
 
     def orders(self, state: GameState, seat: int) -> list[Command]:
         p = state.players[seat]

@@ -158,11 +158,54 @@ def _choices(value: Any) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         raise _bad("Field 'choices' must be an object.", field="choices")
     out = dict(value)
+    unknown = set(out) - CHOICE_FIELDS
+    if unknown:
+        raise _bad(f"Unknown choice(s): {', '.join(sorted(unknown))}.", field="choices")
     if "store" in out:
         out["store"] = goods_list(out["store"], "choices.store", "to")
     if "steps" in out:
         out["steps"] = _steps(out["steps"], "choices.steps", empty=True)
+    if "moves" in out:
+        out["moves"] = _skill_moves(out["moves"])
+    for key in ("to", "tile", "business", "district"):
+        if key in out:
+            out[key] = _str(out[key], f"choices.{key}")
+    if "target" in out and not _is_int(out["target"]):
+        raise _bad("Field 'choices.target' is a seat number.", field="choices.target")
+    if "place_truck" in out and not isinstance(out["place_truck"], bool):
+        raise _bad("Field 'choices.place_truck' is true or false.", field="choices.place_truck")
+    if "sale" in out:
+        out["sale"] = _sales([out["sale"]], "choices.sale", empty=False)[0]
     return out
+
+
+# The fields of a skill's or job's ``choices`` (section 3.2; targets: rules version 2).
+CHOICE_FIELDS = frozenset(
+    {"store", "steps", "moves", "to", "tile", "business", "target", "district", "sale",
+     "place_truck"}
+)  # fmt: skip
+
+
+def _skill_moves(value: Any) -> tuple[dict[str, Any], ...]:
+    """A skill's ``moves``: pieces (``{"what", "from", "to", "riders"?}``) or, for the
+    Warehouse Keeper, goods (``{"from", "to", "good", "n"}``)."""
+    if not isinstance(value, list | tuple) or not value:
+        raise _bad("Field 'choices.moves' must be a non-empty list.", field="choices.moves")
+    out = []
+    for item in value:
+        if isinstance(item, dict) and "what" in item:
+            entry = _entry(item, "choices.moves", {"what": (str,), "from": (str,), "to": (str,),
+                           "riders": (int,)}, optional=("riders",))  # fmt: skip
+            if entry["what"] not in ("thug", "car", "truck") or entry.get("riders", 0) < 0:
+                raise _bad("A move names a thug, car or truck.", field="choices.moves")
+        else:
+            entry = _entry(item, "choices.moves", {"from": (str,), "to": (str,), "good": (str,),
+                           "n": (int,)})  # fmt: skip
+            if entry["good"] not in GOODS or entry["n"] < 1:
+                raise _bad("A goods move names a good and a count of 1 or more.",
+                           field="choices.moves")  # fmt: skip
+        out.append(entry)
+    return tuple(out)
 
 
 def _steps(value: Any, key: str, *, empty: bool) -> tuple[str, ...]:

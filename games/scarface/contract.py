@@ -9,7 +9,10 @@ the end, as ``view.redact_event`` makes them. The state is what ``view.view`` re
 
 Open on purpose: ``GameStarted.stacked`` (the shared decks' orders and a sandbox's stacked
 decks, hidden until the end), the ``detail`` of skill, order and zone events (what the
-effect did, by effect), and a skill's or job's ``choices`` (stage 2 adds targets).
+effect did, by effect). A skill's or job's ``choices`` is typed (``CHOICES``): goods'
+``store``, Hire Muscle's ``steps`` and, from rules version 2, the targets of the targeted
+skills (``moves``, ``to``, ``tile``, ``business``, ``target``, ``district``, ``sale``,
+``place_truck``).
 """
 
 from __future__ import annotations
@@ -72,11 +75,42 @@ GOODS_LIST: JsonSchema = {
     "items": closed({"good": GOOD, "n": {"type": "integer", "minimum": 1}}, ["good", "n"]),
 }
 
+PIECE_MOVE: JsonSchema = closed(
+    {"what": {"type": "string", "enum": ["thug", "car", "truck"]}, "from": DISTRICT,
+     "to": DISTRICT, "riders": {"type": "integer", "minimum": 0, "maximum": 2,
+                                "description": "The Chauffeur's car only."}},
+    ["what", "from", "to"], "A piece moved by a move skill (SR-54).",
+)  # fmt: skip
+GOODS_MOVE: JsonSchema = closed(
+    {"from": PLACE, "to": PLACE, "good": GOOD, "n": {"type": "integer", "minimum": 1}},
+    ["from", "to", "good", "n"], "Goods moved by the Warehouse Keeper (2 in all).",
+)  # fmt: skip
+CHOICES: JsonSchema = closed(
+    {
+        "store": {**STORE, "description": "Where gained goods go (SR-51)."},
+        "steps": {**STEPS, "description": "Hire Muscle's recruit steps."},
+        "moves": {"type": "array", "minItems": 1, "items": {"oneOf": [PIECE_MOVE, GOODS_MOVE]},
+                  "description": "Rules 2: a move skill's pieces (1; the Truck Boss up to 2), "
+                  "or the Warehouse Keeper's goods."},
+        "to": {**DISTRICT, "description": "Rules 2: where a send skill sends its thug."},
+        "tile": {**TILE, "description": "Rules 2: the tile a business marker goes on."},
+        "business": {"type": "string", "enum": list(BUSINESSES),
+                     "description": "Rules 2: the marker's type (the Croupier: gambling_den)."},
+        "target": {**SEAT, "description": "Rules 2: the Hitman's victim."},
+        "district": {**DISTRICT, "description": "Rules 2: where the Hitman hits."},
+        "sale": {**closed({"tile": TILE, "pay": PAY}, ["tile"]),
+                 "description": "Rules 2: the Rail Baron's extra sale."},
+        "place_truck": {**BOOL, "description": "Rules 2: the Truck Boss puts a truck home."},
+    },
+    [],
+    "A skill's or job's choices, by effect (docs/rules-scarface.md, \"Skills\").",
+)  # fmt: skip
+
 COMMAND_FIELDS: dict[str, JsonSchema] = {
     "cards": {**CARDS, "minItems": 1},
     "card": CARD,
     "skill": {"type": "integer", "minimum": 1, "maximum": 4},
-    "choices": {**nullable(OPEN), "description": "The effect's choices (`store`, `steps`)."},
+    "choices": {**CHOICES, "description": "The effect's choices and targets."},
     "keep": CARD,
     "bottom": nullable(CARDS),
     "row": nullable({"type": ["integer", "string"], "description": "`new` or a row index."}),
@@ -162,6 +196,11 @@ REDACTION = Redaction(
 COMMAND_EXAMPLES: dict[str, JsonSchema] = {
     "lay out a plan": {"type": "plan", "cards": ["outfit-boss", "outfit-s1"]},
     "use a boss skill": {"type": "boss_skill", "skill": 1},
+    "move a car with a skill": {
+        "type": "skill",
+        "card": "a22",
+        "choices": {"moves": [{"what": "car", "from": "D7", "to": "D1"}]},
+    },
     "sell in a neighbourhood": {"type": "order", "order": "sell", "sales": [{"tile": "n18"}]},
     "end the turn": {"type": "end_turn"},
 }

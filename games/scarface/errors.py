@@ -16,8 +16,8 @@ CODES: dict[str, str] = {
     "not_in_game": "This seat has resigned.",
     "not_your_turn": "It is not this seat's turn.",
     "not_allowed_now": "The command belongs to another step; a skill used twice; a boss skill "
-    "without the boss planned or beyond three uses; a skill with a target (stage 1); a job "
-    "while the seat's own order awaits its choice.",
+    "without the boss planned or beyond three uses; a skill with a target under rules "
+    "version 1; a job while the seat's own order awaits its choice.",
     "card_not_in_hand": "The card or job is not in this seat's hand.",
     "order_used": "This seat has already carried out its order this turn.",
     "no_thug_in_hq": "The order needs a thug in the seat's HQ (or more than HQ holds).",

@@ -27,8 +27,9 @@ from .ctx import Ctx
 from .evolve import content_of
 from .jobs import completable, default_steps
 from .rules import awaiting
-from .skills import card_skill, usable
+from .skills import card_skill, targeted, usable
 from .state import GameState
+from .targeted import choice_forms
 
 LABELS: dict[str, str] = {
     "plan": "Lay out a plan",
@@ -61,9 +62,9 @@ def _label(state: GameState, data: dict[str, Any]) -> str:
     if kind == "plan":
         return "Plan " + ", ".join(name(c) for c in data["cards"])
     if kind == "skill":
-        return f"Use {name(data['card'])}'s skill"
+        return f"Use {name(data['card'])}'s skill{_target(data)}"
     if kind == "boss_skill":
-        return f"Boss skill {data['skill']}"
+        return f"Boss skill {data['skill']}{_target(data)}"
     if kind == "complete_job":
         return f"Complete {name(data['job'])}"
     if kind == "choose":
@@ -78,6 +79,31 @@ def _label(state: GameState, data: dict[str, Any]) -> str:
     if kind == "reorg_recruit":
         return f"Recruit steps: {', '.join(data['steps']) or 'none'}"
     return LABELS.get(str(kind), str(kind))
+
+
+def _target(data: dict[str, Any]) -> str:
+    """A targeted skill's choices, in words (rules version 2)."""
+    ch = data.get("choices")
+    if not ch:
+        return ""
+    parts = []
+    for m in ch.get("moves", ()):
+        if "what" in m:
+            riders = f" with {m['riders']} thug(s)" if m.get("riders") else ""
+            parts.append(f"{m['what']} {m['from']} to {m['to']}{riders}")
+        else:
+            parts.append(f"{m['n']} {m['good']} {m['from']} to {m['to']}")
+    if "to" in ch:
+        parts.append(f"send a thug to {ch['to']}")
+    if "tile" in ch:
+        parts.append(f"{ch.get('business', 'gambling_den').replace('_', ' ')} on {ch['tile']}")
+    if "target" in ch:
+        parts.append(f"hit seat {ch['target']} in {ch['district']}")
+    if "sale" in ch:
+        parts.append(f"sell in {ch['sale']['tile']}")
+    if ch.get("place_truck"):
+        parts.append("a truck home")
+    return ": " + ", ".join(parts) if parts else ""
 
 
 def candidates(state: GameState, seat: int) -> list[Command]:
@@ -109,10 +135,21 @@ def candidates(state: GameState, seat: int) -> list[Command]:
         return [ReorgRecruit(default_steps(seen, seat, p.recruiter)), ReorgRecruit(())]
     ctx = Ctx(seen)
     tries: list[Command] = []
-    tries += [
-        UseSkill(c) for c in p.plan if c not in seen.skills_used and usable(card_skill(ctx, c))
-    ]
-    tries += [UseBossSkill(i) for i in range(1, 5)]
+    for card in p.plan:
+        skill = card_skill(ctx, card)
+        if card in seen.skills_used or not usable(seen, skill):
+            continue
+        if skill is not None and targeted(skill):  # one form per legal target (rules 2)
+            tries += [UseSkill(card, ch) for ch in choice_forms(seen, seat, skill)]
+        else:
+            tries.append(UseSkill(card))
+    boss = content_of(seen).boss_skills.get(p.gang)
+    for i in range(1, 5):
+        skill = boss[i - 1] if boss else None
+        if skill is not None and targeted(skill) and usable(seen, skill):
+            tries += [UseBossSkill(i, ch) for ch in choice_forms(seen, seat, skill)]
+        else:
+            tries.append(UseBossSkill(i))
     tries += [CompleteJob(j) for j in completable(seen, seat)]
     if not seen.order_used:
         tries += HeuristicBot().orders(seen, seat)

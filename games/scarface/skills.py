@@ -1,8 +1,10 @@
 """Card skills and boss skills (S-7, SSD-4, SSD-5, SSD-9), one rule per skill design.
 
-Stage 1 carries out the skills without a target; a skill whose effect names a target
-(a move, a send, a business marker, the Hitman, the Warehouse Keeper, the Rail Baron, the
-Truck Boss, the Chauffeur) is refused ``not_allowed_now`` (specification section 9).
+The skills without a target are here. A skill whose effect names a target (a move, a
+send, a business marker, the Hitman, the Warehouse Keeper, the Rail Baron, the Truck Boss,
+the Chauffeur) is carried out by ``targeted`` when the game's rules have
+``targeted_skills`` (rules version 2); under rules version 1 (stage 1, specification
+section 9) it is refused ``not_allowed_now``.
 A skill with plain and matching parts gives its plain parts without the match; one with
 matching parts only needs it (SR-55)."""
 
@@ -14,11 +16,11 @@ from typing import Any
 
 from . import events as ev
 from .ctx import Ctx, business_count, change_crime, gain, refuse, seats_from_first, store
+from .state import GameState
+from .targeted import EFFECTS as TARGETED_EFFECTS
+from .versions import rules_of
 
-TARGETED: frozenset[str] = frozenset({
-    "move_vehicle", "move_thug", "move_truck", "send_thug", "m:send_thug", "chauffeur",
-    "truck_boss", "warehouse", "rail_baron", "add_business", "m:add_den", "hitman",
-})  # fmt: skip
+TARGETED: frozenset[str] = frozenset(TARGETED_EFFECTS)
 
 
 @dataclass(frozen=True)
@@ -163,13 +165,13 @@ def use_card_skill(ctx: Ctx, seat: int, card: str, choices: Mapping[str, Any] | 
     skill = card_skill(ctx, card) if card in p.plan else None
     if skill is None:
         raise refuse("illegal_target", f"{card} is not a planned card with a skill.", card=card)
-    if skill in TARGETED:
+    if skill in TARGETED and not rules_of(ctx.state).targeted_skills:
         raise refuse("not_allowed_now", "Skills with a target come in a later stage.", card=card)
     match = matched(ctx, seat, card)
     if skill.startswith("m:") and not match:
         raise refuse("requirement_not_met", f"{card}'s skill needs a matching card.", card=card)
     ctx.emit(ev.SkillUsed(seat, card, detail(skill, match)))
-    EFFECTS[skill](ctx, Use(seat, match, choices or {}, "skill"))
+    _effect(ctx, skill, Use(seat, match, choices or {}, "skill"))
 
 
 def use_boss_skill(ctx: Ctx, seat: int, index: int, choices: Mapping[str, Any] | None) -> None:
@@ -177,11 +179,25 @@ def use_boss_skill(ctx: Ctx, seat: int, index: int, choices: Mapping[str, Any] |
     if f"{p.gang}-boss" not in p.plan or ctx.state.boss_uses >= 3:  # S-7.3, SR-41
         raise refuse("not_allowed_now", "Boss skills need the boss planned, 3 uses a turn.")
     skill = ctx.tables.boss_skills[p.gang][index - 1]
-    if skill in TARGETED:
+    if skill in TARGETED and not rules_of(ctx.state).targeted_skills:
         raise refuse("not_allowed_now", "Skills with a target come in a later stage.", skill=index)
     ctx.emit(ev.BossSkillUsed(seat, index, ctx.state.boss_uses + 1, detail(skill, False)))
-    EFFECTS[skill](ctx, Use(seat, False, choices or {}, "boss_skill"))
+    _effect(ctx, skill, Use(seat, False, choices or {}, "boss_skill"))
 
 
-def usable(skill: str | None) -> bool:
-    return skill is not None and skill not in TARGETED
+def _effect(ctx: Ctx, skill: str, use: Use) -> None:
+    if skill in TARGETED:
+        TARGETED_EFFECTS[skill].apply(ctx, use.seat, use.choices, use.cause)
+    else:
+        EFFECTS[skill](ctx, use)
+
+
+def usable(state: GameState, skill: str | None) -> bool:
+    """Whether a skill may be used at all under ``state``'s rules (not whether now)."""
+    if skill is None:
+        return False
+    return skill not in TARGETED or rules_of(state).targeted_skills
+
+
+def targeted(skill: str | None) -> bool:
+    return skill in TARGETED

@@ -12,9 +12,14 @@ from games.scarface.setup import setup_events
 from games.scarface.state import GameState, PlayerState, Tile, with_changes
 
 
-def dealt(players: int = 3, seed: str = "test", **options: Any) -> GameState:
+def dealt(
+    players: int = 3, seed: str = "test", *, rules_version: int | None = None, **options: Any
+) -> GameState:
+    """A dealt game under ``rules_version`` (default: the newest)."""
     names = [f"P{i}" for i in range(players)]
-    return replay(setup_events(names, options, seed))
+    if rules_version is None:
+        return replay(setup_events(names, options, seed))
+    return replay(setup_events(names, options, seed, rules_version=rules_version))
 
 
 def at_actions(

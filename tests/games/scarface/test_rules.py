@@ -350,7 +350,9 @@ def test_upgrade_at_track_end_is_limit_reached() -> None:
 
 
 def test_skill_once_per_card_and_targeted_skills_wait_for_stage_two() -> None:
-    state = at_actions(dealt(2, gangs=["outfit", "gems"]), 0, plan=("outfit-s4", "outfit-s5"))
+    # rules version 1 (stage 1): a skill with a target is refused (rules 2: test_targeted_skills)
+    game = dealt(2, gangs=["outfit", "gems"], rules_version=1)
+    state = at_actions(game, 0, plan=("outfit-s4", "outfit-s5"))
     state, _ = send(state, 0, {"type": "skill", "card": "outfit-s4"})
     assert state.players[0].money == 11
     assert refused(state, 0, {"type": "skill", "card": "outfit-s4"}).code == "not_allowed_now"
@@ -372,7 +374,9 @@ def test_boss_skills_three_uses() -> None:
         state, _ = send(state, 0, {"type": "boss_skill", "skill": 1})
     assert state.players[0].money == 16
     assert refused(state, 0, {"type": "boss_skill", "skill": 1}).code == "not_allowed_now"
-    fresh = at_actions(dealt(2, gangs=["outfit", "gems"]), 0, plan=("outfit-boss",))
+    # rules version 1: Al Capone's skill 2 (a business marker) has a target
+    rules1 = dealt(2, gangs=["outfit", "gems"], rules_version=1)
+    fresh = at_actions(rules1, 0, plan=("outfit-boss",))
     assert refused(fresh, 0, {"type": "boss_skill", "skill": 2}).code == "not_allowed_now"
 
 
