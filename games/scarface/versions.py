@@ -31,6 +31,7 @@ class Rules:
 
 RULES: dict[int, Rules] = {
     1: Rules(1, targeted_skills=False, out_of_turn_jobs=False),
+    2: Rules(2, targeted_skills=True, out_of_turn_jobs=True),
 }
 RULES_VERSIONS: tuple[int, ...] = tuple(sorted(RULES))  # oldest first
 RULES_VERSION = RULES_VERSIONS[-1]  # what a new table gets

@@ -10,11 +10,16 @@ from games.scarface.evolve import evolve, replay
 from games.scarface.rules import decide
 from games.scarface.setup import setup_events
 from games.scarface.state import GameState, PlayerState, Tile, with_changes
+from games.scarface.versions import RULES_VERSION
 
 
-def dealt(players: int = 3, seed: str = "test", **options: Any) -> GameState:
+def dealt(
+    players: int = 3, seed: str = "test", *, rules_version: int = RULES_VERSION, **options: Any
+) -> GameState:
+    """A dealt game under ``rules_version`` (default: the newest; a test of an older
+    version's behaviour pins it)."""
     names = [f"P{i}" for i in range(players)]
-    return replay(setup_events(names, options, seed))
+    return replay(setup_events(names, options, seed, rules_version=rules_version))
 
 
 def at_actions(
