@@ -22,6 +22,10 @@ def refused(state: GameState, seat: int, command: dict[str, object]) -> RuleViol
     return info.value
 
 
+def job_code(state: GameState, seat: int, job: str) -> str:
+    return refused(state, seat, {"type": "complete_job", "job": job}).code
+
+
 def game(rules_version: int = 2) -> tuple[GameState, int, int]:
     """A 3-seat game at its first plan step: (state, the awaited seat, another seat)."""
     state = dealt(3, rules_version=rules_version)
@@ -81,9 +85,7 @@ def test_jobs_are_refused_inside_an_automatic_resolution() -> None:
     between = with_changes(state, step="")  # mid-resolution: nobody is awaited
     assert GAME.status(between).awaiting == () and GAME.status(between).out_of_turn == ()
     for seat, job in ((other, "j27"), (active, "j28")):
-        assert refused(between, seat, {"type": "complete_job", "job": job}).code == (
-            "not_allowed_now"
-        )
+        assert job_code(between, seat, job) == "not_allowed_now"
 
 
 def test_the_seat_awaiting_choose_may_not_but_the_others_may() -> None:
@@ -93,9 +95,7 @@ def test_the_seat_awaiting_choose_may_not_but_the_others_may() -> None:
     assert state.step == "choose"
     state = player(state, active, jobs=("j28",) + state.players[active].jobs, money=10)
     state = player(state, other, jobs=("j27",), money=10)
-    assert refused(state, active, {"type": "complete_job", "job": "j28"}).code == (
-        "not_allowed_now"
-    )
+    assert job_code(state, active, "j28") == "not_allowed_now"
     key = GAME.status(state).step_key
     state, _ = send(state, other, {"type": "complete_job", "job": "j27"})
     assert state.step == "choose" and GAME.status(state).step_key == key
@@ -104,22 +104,16 @@ def test_the_seat_awaiting_choose_may_not_but_the_others_may() -> None:
 def test_the_codes_of_out_of_turn_jobs_as_on_the_seats_own_turn() -> None:
     state, _, other = game()
     state = player(state, other, jobs=("j01", "j04", "j27"), money=2)
-    assert refused(state, other, {"type": "complete_job", "job": "j01"}).code == (
-        "job_condition_not_met"
-    )
-    assert refused(state, other, {"type": "complete_job", "job": "j27"}).code == "cannot_pay"
-    assert refused(state, other, {"type": "complete_job", "job": "j05"}).code == (
-        "card_not_in_hand"
-    )
+    assert job_code(state, other, "j01") == "job_condition_not_met"
+    assert job_code(state, other, "j27") == "cannot_pay"
+    assert job_code(state, other, "j05") == "card_not_in_hand"
 
 
 def test_rules_one_refuses_jobs_out_of_turn_and_lists_no_seat() -> None:
     state, active, other = game(rules_version=1)
     state = player(state, other, jobs=("j27",), money=10)
     assert GAME.status(state).out_of_turn == ()
-    assert refused(state, other, {"type": "complete_job", "job": "j27"}).code == (
-        "not_allowed_now"
-    )
+    assert job_code(state, other, "j27") == "not_allowed_now"
     view = GAME.view(state, other, now=0)
     assert view["legal"] == [] and view["may_complete"] == []
 
@@ -143,7 +137,7 @@ def test_a_resigned_seat_is_not_listed_and_may_not_act() -> None:
     state, _ = send(state, other, {"type": "resign"})
     status = GAME.status(state)
     assert other not in status.out_of_turn and not status.may_act(other)
-    assert refused(state, other, {"type": "complete_job", "job": "j01"}).code == "not_in_game"
+    assert job_code(state, other, "j01") == "not_in_game"
 
 
 def test_bots_and_timeouts_never_play_out_of_turn() -> None:
