@@ -66,7 +66,7 @@ class Status:
     service serves neither meanwhile (a sealed simultaneous choice).
 
     ``out_of_turn``: the seats the game does not wait for that may still act now, unprompted
-    (Scarface 1920's jobs, completed on another seat's turn): nobody waits for them, so no
+    (a job a seat completes on another seat's turn): nobody waits for them, so no
     clock, timeout or bot runs for them, and a command of theirs leaves ``awaiting`` and
     ``step_key`` as they were (the awaited seat's turn clock runs on). What each may do is
     in its own view's ``legal``; the list itself is public, so it says only that a seat may
