@@ -14,11 +14,10 @@ from typing import Any
 import pytest
 
 from games.registry import get_game
-from games.scarface.state import with_changes
 from tests.api.helpers import Player, create_table, event_count, seat_all, start
 from tests.api.test_contract import schema as contract_schema
 from tests.api.test_contract import validator
-from tests.games.scarface.builders import dealt, player
+from tests.games.scarface.builders import dealt, give_jobs, player
 
 schema = contract_schema  # the API schema, once for the module (a fixture)
 
@@ -34,25 +33,6 @@ def position(rules_version: int) -> tuple[dict[str, Any], int]:
     state = give_jobs(state, active, ("j16", "j04"))
     state = player(player(state, 0, money=10), 1, money=10)
     return GAME.position_of(state), active
-
-
-def give_jobs(state: Any, seat: int, jobs: tuple[str, ...]) -> Any:
-    """``seat`` holds ``jobs`` in place of its dealt ones, which go where those were (every
-    card stays in one place: a valid position)."""
-    mine = list(state.players[seat].jobs)
-    deck = list(state.job_deck)
-    others = {s: list(p.jobs) for s, p in enumerate(state.players) if s != seat}
-    for job in jobs:
-        if job in mine:
-            continue
-        old = next(j for j in mine if j not in jobs)
-        mine[mine.index(old)] = job
-        for place in (deck, *others.values()):
-            if job in place:
-                place[place.index(job)] = old
-    for s, held in others.items():
-        state = player(state, s, jobs=tuple(held))
-    return with_changes(player(state, seat, jobs=tuple(mine)), job_deck=tuple(deck))
 
 
 def table_at(staff: Player, alice: Player, bob: Player, rules_version: int = 2) -> tuple[str, int]:
