@@ -35,10 +35,20 @@ def position(rules_version: int) -> tuple[dict[str, Any], int]:
     return GAME.position_of(state), active
 
 
-def table_at(staff: Player, alice: Player, bob: Player, rules_version: int = 2) -> tuple[str, int]:
+def table_at(
+    staff: Player, alice: Player, bob: Player, rules_version: int = 2, **fields: Any
+) -> tuple[str, int]:
+    """A started sandbox table at ``position``: alice seat 0, bob seat 1; its id and the
+    awaited seat. ``fields``: the table's own (``turn_seconds`` ...)."""
     doc, active = position(rules_version)
     table = create_table(
-        staff, game="scarface", mode="sandbox", seats=2, join=False, options={"position": doc}
+        staff,
+        game="scarface",
+        mode="sandbox",
+        seats=2,
+        join=False,
+        options={"position": doc},
+        **fields,
     )
     seat_all(table["id"], alice, bob)
     start(staff, table["id"])
@@ -50,7 +60,7 @@ def sent(player: Player, game_id: str, command: dict[str, Any], version: int) ->
 
 
 def test_a_seat_not_awaited_completes_a_job_and_the_turn_stays(staff, alice, bob, schema):
-    game_id, active = table_at(staff, alice, bob)
+    game_id, active = table_at(staff, alice, bob, turn_seconds=300)
     seats = {0: alice, 1: bob}
     mover, other = seats[active], seats[1 - active]
     document = validator(schema, "Game")
@@ -74,6 +84,10 @@ def test_a_seat_not_awaited_completes_a_job_and_the_turn_stays(staff, alice, bob
     assert body["state"]["awaiting"] == [active]
     assert body["state"]["step_key"] == before["state"]["step_key"]  # SR-69
     assert body["out_of_turn"] == [1 - active] and body["state"]["may_complete"] == []
+    # the awaited seat's turn clock runs on: the same deadline (G-8 (a), SR-75)
+    assert before["turn_deadline"] is not None
+    assert body["turn_deadline"] == before["turn_deadline"]
+    assert mover.state(game_id)["turn_deadline"] == before["turn_deadline"]
 
     # the awaited seat acted on the version it had: refused, nothing appended
     hand = mover.state(game_id)["state"]["players"][active]["hand"]
