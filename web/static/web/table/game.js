@@ -4,8 +4,9 @@
    State: GET /games/{id} (the viewer's view: `players`, `awaiting`, `over`, `outcome` and a
    seat's `legal` options, each with `send`, `ready`, `label` and maybe `variants` with
    `variant_labels`; the document's `out_of_turn`: seats that may act unawaited, whose
-   options are offered as "Out of turn you may ..."). Updates: long-poll GET /games/{id}/events?after=N&wait=W; new events
-   go to the move log and trigger a fresh state read. Moves: POST /games/{id}/commands with
+   options are offered as "Out of turn you may ..."). Updates: long-poll
+   GET /games/{id}/events?after=N&wait=W; new events go to the move log and trigger a
+   fresh state read. Moves: POST /games/{id}/commands with
    an Idempotency-Key, the option's `send` (or the variant picked) as the command. The page
    holds no rules and names no game: the view is drawn generically (scalars as facts, lists
    of numbers as chips, lists of records as small tables, seat numbers as names). */
