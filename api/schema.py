@@ -372,6 +372,15 @@ TAKEBACK_HELP = (
 )
 
 
+OUT_OF_TURN_HELP = (
+    "Seats the game does not wait for that may still act now, unprompted (a game's "
+    "out-of-turn play, such as a job completed on another seat's turn): nobody waits for "
+    "them and their command leaves `awaiting` and the turn clock as they were. Public; what "
+    "your seat may do then is in its own `state.legal`. Empty when nothing may be played "
+    "out of turn (and once the game is over)."
+)
+
+
 class GameDocumentSerializer(Serializer):
     game_id = serializers.UUIDField()
     version = serializers.IntegerField(help_text="The last event's seq you can see.")
@@ -390,6 +399,9 @@ class GameDocumentSerializer(Serializer):
         "(server time, ms); null otherwise.",
     )
     takeback = TakebackSerializer(allow_null=True, help_text=TAKEBACK_HELP)
+    out_of_turn = serializers.ListField(
+        child=serializers.IntegerField(), help_text=OUT_OF_TURN_HELP
+    )
     window_pass = WindowPassSerializer(allow_null=True, help_text=SEALED_ANSWER_HELP)
     absent = serializers.ListField(
         child=serializers.IntegerField(),
@@ -464,6 +476,9 @@ class CommandResultSerializer(Serializer):
         "(server time, ms); null otherwise.",
     )
     takeback = TakebackSerializer(allow_null=True, help_text=TAKEBACK_HELP)
+    out_of_turn = serializers.ListField(
+        child=serializers.IntegerField(), help_text=OUT_OF_TURN_HELP
+    )
     window_pass = WindowPassSerializer(allow_null=True, help_text=SEALED_ANSWER_HELP)
     table = TableSerializer()
 

@@ -198,6 +198,11 @@ def _decide_and_append(
             expected_version=expected_version,
         )
     events = definition.decide(loaded.state, seat, command, now=now)
+    if before.acting_out_of_turn(seat):
+        # unprompted play of a seat nobody waits for (G-8): accepted by the rules like any
+        # command; the record says so (the audit), and the clock row below keeps the
+        # awaited seat's step and deadline, which the game's status keeps
+        metadata = {**(metadata or {}), "out_of_turn": True}
     sealed = sealing.check(
         table=table,
         loaded=loaded,

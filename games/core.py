@@ -63,7 +63,15 @@ class Status:
     one seat of a sealed step committing while others still choose). ``sealed``: a seat's
     choice is committed and shown to nobody else, staff included, until it is revealed:
     the raw record (the audit's commands and hashes, the export) would show it, so the
-    service serves neither meanwhile (a sealed simultaneous choice)."""
+    service serves neither meanwhile (a sealed simultaneous choice).
+
+    ``out_of_turn``: the seats the game does not wait for that may still act now, unprompted
+    (a job a seat completes on another seat's turn): nobody waits for them, so no
+    clock, timeout or bot runs for them, and a command of theirs leaves ``awaiting`` and
+    ``step_key`` as they were (the awaited seat's turn clock runs on). What each may do is
+    in its own view's ``legal``; the list itself is public, so it says only that a seat may
+    try, never what it holds. A reaction window's eligible seats are awaited, not listed
+    here."""
 
     over: bool
     winners: tuple[int, ...] = ()
@@ -72,10 +80,28 @@ class Status:
     step_key: str = ""
     window: Window | None = None
     sealed: bool = False
+    out_of_turn: tuple[int, ...] = ()
 
     def table_timed(self) -> tuple[int, ...]:
         """The awaited seats the table's turn clock times (no deadline of the game's)."""
         return tuple(s for s in self.awaiting if self.deadlines.get(s) is None)
+
+    def acting_out_of_turn(self, seat: int | None) -> bool:
+        """Whether a command of ``seat`` now is out-of-turn play: not awaited, but free to
+        act (``out_of_turn``)."""
+        return (
+            not self.over
+            and seat is not None
+            and seat not in self.awaiting
+            and seat in self.out_of_turn
+        )
+
+    def may_act(self, seat: int | None) -> bool:
+        """Whether ``seat`` may act now: awaited, or free to act out of turn. (Resigning,
+        where a game has it, is open to any seat at any time and is not counted.)"""
+        if self.over or seat is None:
+            return False
+        return seat in self.awaiting or seat in self.out_of_turn
 
 
 @dataclass(frozen=True)

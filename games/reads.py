@@ -247,8 +247,9 @@ def ruled_view(view: dict[str, Any], decided: reviews.Decided) -> dict[str, Any]
 
 def live_fields(access: Access, loaded: LoadedGame, *, delayed: bool = False) -> dict[str, Any]:
     """What the game document and the command result add to the state for this caller:
-    ``undo_available`` (their seat may undo now) and ``turn_deadline`` (server time, ms).
-    Neither once the table is finished (a ruling may end a game the engine runs on)."""
+    ``undo_available`` (their seat may undo now), ``turn_deadline`` (server time, ms) and
+    ``out_of_turn`` (the seats that may act now unawaited). None of them once the table is
+    finished (a ruling may end a game the engine runs on)."""
     ended = access.finished or over(loaded)
     return {
         "undo_available": selectors.undo_available(
@@ -260,7 +261,15 @@ def live_fields(access: Access, loaded: LoadedGame, *, delayed: bool = False) ->
         ),
         "turn_deadline": None if delayed or ended else running_turn_deadline(access.table, loaded),
         "takeback": None if delayed or ended else takeback_live(access.table, loaded.version),
+        "out_of_turn": [] if delayed or ended else out_of_turn(loaded),
     }
+
+
+def out_of_turn(loaded: LoadedGame) -> list[int]:
+    """The seats that may act now without being awaited (``Status.out_of_turn``: public;
+    what a seat may do then is in its own view's ``legal``)."""
+    status = loaded.definition.status(loaded.state)
+    return [seat for seat in status.out_of_turn if status.acting_out_of_turn(seat)]
 
 
 def takeback_live(table: Table, version: int) -> dict[str, Any] | None:

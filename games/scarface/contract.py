@@ -312,7 +312,10 @@ STATE: JsonSchema = closed(
         "seed_hash": STRING, "seed": STRING, "winners": SEATS,
         "cash": {"type": "array", "items": INT}, "final_income": {"type": "array", "items": INT},
         "legal": {"type": "array", "items": ref("Option"),
-                  "description": "What your seat may do now (seats only)."},
+                  "description": "What your seat may do now (seats only): out of turn, "
+                  "the jobs it may complete (rules 2, G-8)."},
+        "may_complete": {**CARDS, "description": "Your own jobs you may complete now, on "
+                         "your turn or out of it (seats only, your view only)."},
     },
     ["rules_version", "content_version", "reconstructed", "started", "over", "turn", "seat",
      "kind", "step", "step_key", "awaiting", "first_seat", "players", "tiles", "districts",

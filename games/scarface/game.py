@@ -21,7 +21,7 @@ from .defaults import minimal_command
 from .evolve import evolve
 from .game_status import outcome
 from .legal import legal_commands
-from .rules import awaiting, decide
+from .rules import awaiting, decide, out_of_turn
 from .setup import MAX_PLAYERS, MIN_PLAYERS, setup_events, validate_options
 from .state import GameState
 from .versions import RULES_VERSION, RULES_VERSIONS
@@ -153,7 +153,7 @@ class Scarface(Adapter[GameState]):
             return Status(over=False)
         deadlines: dict[int, int | None] = {seat: None for seat in waiting}
         return Status(over=False, awaiting=waiting, deadlines=deadlines,
-                      step_key=view.step_key(state))  # fmt: skip
+                      step_key=view.step_key(state), out_of_turn=out_of_turn(state))  # fmt: skip
 
     def names_its_step(self, command: Any) -> bool:
         return False

@@ -106,9 +106,18 @@ def _target(data: dict[str, Any]) -> str:
     return ": " + ", ".join(parts) if parts else ""
 
 
+def may_complete(state: GameState, seat: int) -> list[str]:
+    """The jobs ``seat`` may complete now, on its turn or out of it (G-8 (c), SR-65): its
+    own jobs whose conditions hold and whose Spend it can pay, from its own observation."""
+    if state.over or not state.started or not 0 <= seat < len(state.players):
+        return []
+    seen = observe(state, seat)
+    return [j for j in completable(seen, seat) if accepted(seen, seat, CompleteJob(j))]
+
+
 def candidates(state: GameState, seat: int) -> list[Command]:
     if seat not in awaiting(state):
-        return []
+        return [CompleteJob(j) for j in may_complete(state, seat)]  # out of turn (G-8 (d))
     seen = observe(state, seat)
     step = seen.step
     p = seen.players[seat]

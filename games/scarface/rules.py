@@ -31,6 +31,7 @@ from .orders import ORDER_RULES, recruit_steps
 from .sales import sell_many
 from .skills import use_boss_skill, use_card_skill
 from .state import GameState
+from .versions import rules_of
 
 SYSTEM = None
 STEP_OF: dict[type[Any], str] = {
@@ -44,6 +45,32 @@ def awaiting(state: GameState) -> tuple[int, ...]:
     if not state.started or state.over or not state.step:
         return ()
     return (state.seat,)
+
+
+def out_of_turn(state: GameState) -> tuple[int, ...]:
+    """The seats that may act now without being awaited (G-8, SR-65): under rules with
+    out-of-turn jobs, at a decision point, every other seat still in the game (whether it
+    holds a job it can complete is its own secret: the list says only that it may try)."""
+    if not rules_of(state).out_of_turn_jobs:
+        return ()
+    waiting = awaiting(state)
+    if not waiting:
+        return ()
+    return tuple(s for s in state.in_game() if s not in waiting)
+
+
+def job_allowed_now(state: GameState, seat: int) -> None:
+    """S-8.1, S-8.4, SR-18, SR-65: when a seat may complete a job at all. On its own turn
+    at any of its steps but ``choose``; under rules with out-of-turn jobs, also while
+    another seat is awaited; never inside an automatic resolution (no step awaited). The
+    Plan condition (only in the seat's own action phase) is ``jobs.complete_job``'s."""
+    own = seat == state.seat
+    if not state.step or (not own and not rules_of(state).out_of_turn_jobs):
+        if rules_of(state).out_of_turn_jobs:
+            raise refuse("not_allowed_now", "No job inside an automatic resolution (SR-18).")
+        raise refuse("not_allowed_now", "Jobs out of turn come in a later stage (G-8).")
+    if own and state.step == "choose":
+        raise refuse("not_allowed_now", "Choose the offered card first.")
 
 
 def decide(
@@ -62,10 +89,7 @@ def decide(
         resign(ctx, seat)
         return tuple(ctx.events)
     if isinstance(command, CompleteJob):
-        if seat != state.seat or not state.step:
-            raise refuse("not_allowed_now", "Jobs out of turn come in a later stage (G-8).")
-        if state.step == "choose":
-            raise refuse("not_allowed_now", "Choose the offered card first.")
+        job_allowed_now(state, seat)
         complete_job(ctx, seat, command.job, command.pay, command.choices)
         settle(ctx)
         return tuple(ctx.events)

@@ -32,7 +32,7 @@ from .events import (
 from .evolve import content_of
 from .flow import zone
 from .game_status import outcome
-from .legal import legal_options
+from .legal import legal_options, may_complete
 from .position import seen_by
 from .state import GameState
 
@@ -151,6 +151,7 @@ def view(state: GameState, viewer: Viewer, *, now: int | None = None) -> dict[st
             out["outcome"] = result.as_json()
     if isinstance(viewer, int) and not state.over and 0 <= viewer < len(state.players):
         out["legal"] = legal_options(state, viewer)
+        out["may_complete"] = may_complete(state, viewer)  # its own jobs: its view only
     return out
 
 

@@ -10,15 +10,15 @@ from games.scarface.evolve import evolve, replay
 from games.scarface.rules import decide
 from games.scarface.setup import setup_events
 from games.scarface.state import GameState, PlayerState, Tile, with_changes
+from games.scarface.versions import RULES_VERSION
 
 
 def dealt(
-    players: int = 3, seed: str = "test", *, rules_version: int | None = None, **options: Any
+    players: int = 3, seed: str = "test", *, rules_version: int = RULES_VERSION, **options: Any
 ) -> GameState:
-    """A dealt game under ``rules_version`` (default: the newest)."""
+    """A dealt game under ``rules_version`` (default: the newest; a test of an older
+    version's behaviour pins it)."""
     names = [f"P{i}" for i in range(players)]
-    if rules_version is None:
-        return replay(setup_events(names, options, seed))
     return replay(setup_events(names, options, seed, rules_version=rules_version))
 
 
@@ -42,6 +42,25 @@ def player(state: GameState, seat: int, **changes: Any) -> GameState:
     return with_changes(state, players=tuple(players))
 
 
+def give_jobs(state: GameState, seat: int, jobs: tuple[str, ...]) -> GameState:
+    """``seat`` holds ``jobs`` in place of its dealt ones, which go where those were (every
+    card stays in one place: a valid position)."""
+    mine = list(state.players[seat].jobs)
+    deck = list(state.job_deck)
+    others = {s: list(p.jobs) for s, p in enumerate(state.players) if s != seat}
+    for job in jobs:
+        if job in mine:
+            continue
+        old = next(j for j in mine if j not in jobs)
+        mine[mine.index(old)] = job
+        for place in (deck, *others.values()):
+            if job in place:
+                place[place.index(job)] = old
+    for s, held in others.items():
+        state = player(state, s, jobs=tuple(held))
+    return with_changes(player(state, seat, jobs=tuple(mine)), job_deck=tuple(deck))
+
+
 def tile(state: GameState, tid: str, **changes: Any) -> GameState:
     tiles = list(state.tiles)
     i = int(tid[1:]) - 1
@@ -62,4 +81,14 @@ def kinds(events: tuple[Any, ...]) -> list[str]:
     return [type(e).__name__ for e in events]
 
 
-__all__ = ["PlayerState", "Tile", "at_actions", "dealt", "kinds", "player", "send", "tile"]
+__all__ = [
+    "PlayerState",
+    "Tile",
+    "at_actions",
+    "dealt",
+    "give_jobs",
+    "kinds",
+    "player",
+    "send",
+    "tile",
+]

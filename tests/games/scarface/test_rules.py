@@ -403,7 +403,7 @@ def test_jobs_have_plan_spend_and_permanent() -> None:
 
 
 def test_out_of_turn_job_waits_for_stage_two() -> None:
-    state = dealt(2)
+    state = dealt(2, rules_version=1)  # rules 1: stage 1 (rules 2 allows it, G-8)
     other = 1 - state.seat
     job = state.players[other].jobs[0]
     assert refused(state, other, {"type": "complete_job", "job": job}).code == "not_allowed_now"

@@ -3,8 +3,10 @@
 
    State: GET /games/{id} (the viewer's view: `players`, `awaiting`, `over`, `outcome` and a
    seat's `legal` options, each with `send`, `ready`, `label` and maybe `variants` with
-   `variant_labels`). Updates: long-poll GET /games/{id}/events?after=N&wait=W; new events
-   go to the move log and trigger a fresh state read. Moves: POST /games/{id}/commands with
+   `variant_labels`; the document's `out_of_turn`: seats that may act unawaited, whose
+   options are offered as "Out of turn you may ..."). Updates: long-poll
+   GET /games/{id}/events?after=N&wait=W; new events go to the move log and trigger a
+   fresh state read. Moves: POST /games/{id}/commands with
    an Idempotency-Key, the option's `send` (or the variant picked) as the command. The page
    holds no rules and names no game: the view is drawn generically (scalars as facts, lists
    of numbers as chips, lists of records as small tables, seat numbers as names). */
@@ -51,7 +53,8 @@ function useCommandResult(res) {
   if (doc && res.version < doc.version) return;
   clockOffset = res.server_time - Date.now();
   doc = { ...doc, version: res.version, state: res.state, server_time: res.server_time,
-    table: res.table || doc.table, undo_available: res.undo_available, turn_deadline: res.turn_deadline };
+    table: res.table || doc.table, undo_available: res.undo_available, turn_deadline: res.turn_deadline,
+    out_of_turn: res.out_of_turn || [] };
   draw();
 }
 
@@ -208,7 +211,8 @@ function drawStatus(state) {
     const others = waiting.filter((s) => s !== seat).map(nameOf);
     html = `<b>Your move.</b>${others.length ? ` Also waiting for ${esc(others.join(", "))}.` : ""}`;
   } else if (waiting.length) {
-    html = `Waiting for ${esc(waiting.map(nameOf).join(", "))}…`;
+    const may = outOfTurn(state) && (state.legal || []).length ? " You may act out of turn (see your options)." : "";
+    html = `Waiting for ${esc(waiting.map(nameOf).join(", "))}…${may}`;
   } else {
     html = "…";
   }
@@ -233,6 +237,18 @@ function labelHtml(text) {
   return `<span class="head">${esc(text.slice(0, at))}</span><span class="detail">${esc(text.slice(at + 2))}</span>`;
 }
 
+/* Whether the viewer's seat may act now without being awaited (the document's
+   `out_of_turn`: a game's unprompted play, such as a job on another seat's turn). */
+function outOfTurn(state) {
+  const seat = me();
+  return typeof seat === "number" && !state.over && (doc.out_of_turn || []).includes(seat) &&
+    !(state.awaiting || []).includes(seat);
+}
+
+function optionLabel(o) {
+  return o.label || words(o.command || (o.send && o.send.type) || "move");
+}
+
 function drawActions(state) {
   const el = document.getElementById("actions");
   const legal = state.legal || [];
@@ -240,12 +256,23 @@ function drawActions(state) {
     el.innerHTML = `<h3>Your options</h3><p class="muted">None: the game is over.</p>`;
     return;
   }
+  const unawaited = outOfTurn(state);
   if (!legal.length) {
-    el.innerHTML = `<h3>Your options</h3><p class="muted">${me() === null || me() === undefined ? "You are watching this table." : "Nothing to do right now: waiting for the others."}</p>`;
+    const idle = unawaited ? "Nothing you may play out of turn right now: waiting for the others."
+      : "Nothing to do right now: waiting for the others.";
+    el.innerHTML = `<h3>Your options</h3><p class="muted">${me() === null || me() === undefined ? "You are watching this table." : idle}</p>`;
     return;
   }
+  // Out of turn the choices are said in a line first (nobody waits for them; the turn
+  // and its clock stay with the awaited seat).
+  const heading = unawaited
+    ? `<h3>Out of turn</h3><p class="out-of-turn" data-testid="out-of-turn">Out of turn you may: ${legal.map((o) => {
+      const labels = o.variants && o.variants.length > 1 ? o.variant_labels || [] : [];
+      return esc(labels.length ? labels.join("; ") : optionLabel(o));
+    }).join("; ")}. The turn stays with ${esc((state.awaiting || []).map(nameOf).join(", ") || "the others")}.</p>`
+    : "<h3>Your options</h3>";
   const items = legal.map((o, i) => {
-    const label = o.label || words(o.command || (o.send && o.send.type) || "move");
+    const label = optionLabel(o);
     if (o.variants && o.variants.length > 1) {
       const labels = o.variant_labels || [];
       const choices = o.variants.map((v, j) => `<option value="${j}">${esc(labels[j] || JSON.stringify(v))}</option>`).join("");
@@ -260,7 +287,7 @@ function drawActions(state) {
     const danger = (o.command || (o.send && o.send.type)) === "resign" ? " danger" : " primary";
     return `<button type="button" class="option${danger}" data-option="${i}" data-testid="option"${busy ? " disabled" : ""}>${labelHtml(label)}${sure}</button>`;
   }).join("");
-  setHtmlKeepingChoices(el, `<h3>Your options</h3><div class="options">${items}</div>`);
+  setHtmlKeepingChoices(el, `${heading}<div class="options">${items}</div>`);
 }
 
 function drawMine(state) {
