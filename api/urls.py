@@ -142,8 +142,9 @@ if settings.FB_BENCH_ENDPOINTS:  # benchmark-only (bench.api_load); off by defau
 
     v1.append(path("bench/bare", bench_views.BareView.as_view(), name="bench-bare"))
 v1 += [
-    # Anything else under /api/v1/ is a 404 in the API's envelope, not an HTML page.
-    re_path(r"^.*$", views.NotFoundView.as_view(), name="not-found"),
+    # Anything else under /api/v1/ is a 404 in the API's envelope, not an HTML page; a
+    # path with a newline in it (%0A) too, which "." would not match.
+    re_path(r"^[\s\S]*$", views.NotFoundView.as_view(), name="not-found"),
 ]
 
 urlpatterns = [

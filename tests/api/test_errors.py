@@ -183,6 +183,13 @@ def test_a_game_that_has_not_started(alice, bob) -> None:
 def test_unknown_routes_and_methods(alice, game) -> None:
     envelope(alice.get("/no/such/route"), 404, "not_found")
     envelope(alice.client.post(f"{API}/nothing", {}, format="json"), 404, "not_found")
+
+
+def test_a_path_with_a_newline_is_a_404_in_the_envelope_even_under_debug(alice, settings) -> None:
+    # "." matches no newline: the catch-all missed it and DEBUG's HTML page answered
+    # (schemathesis found it; without DEBUG, handler404 gave the envelope anyway)
+    settings.DEBUG = True
+    envelope(alice.client.post(f"{API}/tournaments/a%0Ab/flags/-1/close", {}), 404, "not_found")
     envelope(alice.client.delete(f"{API}/games/{game}"), 405, "method_not_allowed")
     envelope(alice.client.get(f"{API}/games/{game}/commands"), 405, "method_not_allowed")
 
