@@ -435,7 +435,7 @@ TUNED_BOSS_SKILLS: dict[str, tuple[str, str, str, str]] = {
 # home districts, two easier North Side neighbours, home sales evened out
 TUNED_TILES: dict[str, dict[str, object]] = {
     "n05": {"money": 11},  # River North (North Side home) $10 -> $11
-    "n06": {"defence": 2},  # Streeterville defence 4 -> 2
+    "n06": {"defence": 2, "money": 9},  # Streeterville defence 4 -> 2, $8 -> $9
     "n07": {"defence": 2},  # Towertown defence 3 -> 2
     "n09": {"district": "D2"},  # Lakeview: Lincoln Park (D3) -> Near North Side (D2)
     "n12": {"money": 11},  # Taylor Street (Seven Gems home) $10 -> $11
