@@ -1,6 +1,11 @@
-"""The stand-in data of ``scarface/standin-0`` (the specification's SSD-1..SSD-13), in one
-module that a tuned content version can replace: the rules read every number from a
-``Content``, chosen by the state's ``content_version`` (``content_of``).
+"""The stand-in data of Scarface 1920, in one module: the rules read every number from a
+``Content``, chosen by the state's ``content_version`` (the one its ``GameStarted``
+recorded, never the newest: ``evolve.content_of``).
+
+- ``scarface/standin-0``: the specification's SSD-1..SSD-13, exactly (``STANDIN``).
+- ``scarface/standin-1`` (the newest, what a new table gets): standin-0 tuned for balance
+  (issue 33; docs/rules-scarface.md "Content standin-1"), kept here as its differences
+  from standin-0 (``TUNED``).
 
 Every table here is STAND-IN (invented to keep the game playable), except the names the
 specification marks [PUB]; views mark all of it ``"reconstructed": true``.
@@ -9,10 +14,10 @@ specification marks [PUB]; views mark all of it ``"reconstructed": true``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 STANDIN_0 = "scarface/standin-0"
-CONTENT_VERSION = STANDIN_0
+STANDIN_1 = "scarface/standin-1"
 
 GANGS: tuple[str, ...] = ("outfit", "wolves", "gems", "northside")
 GANG_NAMES: dict[str, str] = {
@@ -419,8 +424,49 @@ STANDIN: Content = Content(
     news_in_deck=4,
 )
 
-CONTENTS: dict[str, Content] = {STANDIN_0: STANDIN}
-CONTENT_VERSIONS: tuple[str, ...] = tuple(sorted(CONTENTS))
+
+# --- scarface/standin-1: standin-0 tuned for balance (T6, T8; docs/rules-scarface.md) ------
+
+# Al Capone's first boss skill: +1 influence instead of $2 (his business marker stays).
+TUNED_BOSS_SKILLS: dict[str, tuple[str, str, str, str]] = {
+    **BOSS_SKILLS, "outfit": ("influence1", "add_business", "muscle1", "crime_down1"),
+}  # fmt: skip
+# tile -> the fields standin-1 changes: two more tiles in the Seven Gems' and North Side's
+# home districts, two easier North Side neighbours, home sales evened out
+TUNED_TILES: dict[str, dict[str, object]] = {
+    "n05": {"money": 11},  # River North (North Side home) $10 -> $11
+    "n06": {"defence": 2, "money": 9},  # Streeterville defence 4 -> 2, $8 -> $9
+    "n07": {"defence": 2},  # Towertown defence 3 -> 2
+    "n09": {"district": "D2"},  # Lakeview: Lincoln Park (D3) -> Near North Side (D2)
+    "n12": {"money": 11},  # Taylor Street (Seven Gems home) $10 -> $11
+    "n16": {"district": "D5"},  # Bridgeport: Back of the Yards (D6) -> Little Italy (D5)
+    "n17": {"money": 11},  # Bronzeville $12 -> $11
+    "n18": {"money": 9},  # The Levee (Outfit home) $10 -> $9
+}
+# column -> each slot's crime: every upgrade after a column's first costs 2 crime (the
+# Car Dealer 2, the Nightclub 3), so crime-triggered raids happen (T8)
+TUNED_SLOT_CRIME: dict[str, tuple[int, ...]] = {
+    "hand_limit": (1, 2), "lawyer": (1, 2, 2), "recruiter": (1, 2, 2),
+    "dealer_support": (1, 2), "car_dealer": (2,), "nightclub": (3,),
+}  # fmt: skip
+
+
+def _tuned() -> Content:
+    tiles = {t: replace(card, **TUNED_TILES.get(t, {})) for t, card in STANDIN.tiles.items()}  # type: ignore[arg-type]
+    slots = {
+        column: tuple(
+            replace(s, crime=c) for s, c in zip(row, TUNED_SLOT_CRIME[column], strict=True)
+        )
+        for column, row in STANDIN.slots.items()
+    }
+    return replace(STANDIN, id=STANDIN_1, tiles=tiles, boss_skills=TUNED_BOSS_SKILLS, slots=slots)
+
+
+TUNED: Content = _tuned()
+
+CONTENTS: dict[str, Content] = {STANDIN_0: STANDIN, STANDIN_1: TUNED}
+CONTENT_VERSIONS: tuple[str, ...] = tuple(sorted(CONTENTS))  # oldest first
+CONTENT_VERSION = CONTENT_VERSIONS[-1]  # what a new table gets: standin-1
 TILE_IDS: tuple[str, ...] = tuple(STANDIN.tiles)
 END_NEWS = "w16"
 

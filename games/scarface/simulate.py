@@ -88,6 +88,12 @@ def summary(results: list[Result]) -> dict[str, object]:
                 wins[gang][0] += 1
                 positions[(seat - r.first_seat) % n] += 1
     winning = sorted(max(r.totals) for r in results if r.totals)
+    # T7: the winner's (the best total's) final income below half its total
+    low_income = sum(
+        2 * r.final_income[r.totals.index(max(r.totals))] < max(r.totals)
+        for r in results
+        if r.totals
+    )
     reorgs = [x for r in results for x in r.reorgs]
     return {
         "games": len(results),
@@ -102,6 +108,10 @@ def summary(results: list[Result]) -> dict[str, object]:
         "shared": sum(len(r.winners) > 1 for r in results) / len(results),
         "crime_raid_games": sum(r.crime_raids > 0 for r in results) / len(results),
         "winning_total_median": statistics.median(winning) if winning else 0,
+        "winning_total_5_95": [winning[len(winning) // 20], winning[-1 - len(winning) // 20]]
+        if winning
+        else [],
+        "winner_income_below_half": round(low_income / len(results), 3),
         "gang_win_rate": {g: round(w / t, 3) for g, (w, t) in wins.items() if t},
         "position_win_rate": [round(k / len(results), 3) for k in positions],
     }

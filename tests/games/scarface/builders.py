@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.scarface.codec import decode_command
+from games.scarface.content import STANDIN_0
 from games.scarface.evolve import evolve, replay
 from games.scarface.rules import decide
 from games.scarface.setup import setup_events
@@ -17,8 +18,10 @@ def dealt(
     players: int = 3, seed: str = "test", *, rules_version: int = RULES_VERSION, **options: Any
 ) -> GameState:
     """A dealt game under ``rules_version`` (default: the newest; a test of an older
-    version's behaviour pins it)."""
+    version's behaviour pins it). The rule tests read the specification's numbers, so the
+    content defaults to ``scarface/standin-0`` (a test of ``standin-1`` names it)."""
     names = [f"P{i}" for i in range(players)]
+    options.setdefault("content_version", STANDIN_0)
     return replay(setup_events(names, options, seed, rules_version=rules_version))
 
 
