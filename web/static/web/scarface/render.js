@@ -33,14 +33,19 @@ function sfWords(key) {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
-/* Every tile or district id a command names (its targets), at any depth. */
+/* Every tile or district id a command names as a target, at any depth (a move's "from" is
+   where it starts, not a target; a count per district, {"D7": 1}, names D7). */
 function commandTargets(data, out = new Set()) {
-  if (typeof data === "string") {
-    if (SF.tiles[data] || SF.districts[data]) out.add(data);
+  const place = (v) => typeof v === "string" && (SF.tiles[v] || SF.districts[v]);
+  if (place(data)) {
+    out.add(data);
   } else if (Array.isArray(data)) {
     data.forEach((d) => commandTargets(d, out));
   } else if (data && typeof data === "object") {
-    Object.entries(data).forEach(([k, v]) => { if (k !== "type") commandTargets(v, out); });
+    Object.entries(data).forEach(([k, v]) => {
+      if (place(k)) out.add(k);
+      if (k !== "type" && k !== "from") commandTargets(v, out);
+    });
   }
   return out;
 }
