@@ -128,8 +128,9 @@ def test_two_people_and_two_bots_play_scarface_on_its_own_page(new_page):
     loop.locator("h4").click()  # three choices name it: all are pointed at
     focused = alice.locator("#actions button.focus")
     expect(focused).to_have_count(3)  # the Driver's car, its truck, the order moving a thug
-    expect(focused.filter(has_text="Use Driver's skill")).to_have_count(2)
-    focused.filter(has_text="car D7 to D1").click()
+    driver = alice.locator("#actions button.focus[aria-label^=\"Use Driver's skill\"]")
+    expect(driver).to_have_count(2)
+    driver.filter(has_text="car D7 to D1").click()
     expect(loop.locator('.piece[data-seat="0"]')).to_contain_text("1 car")
     moved = game_load(game_id=table.id).state
     assert moved.players[ALICE].cars == ("D1",) and "outfit-s5" in moved.skills_used

@@ -248,6 +248,37 @@ function outOfTurn(state) {
     !(state.awaiting || []).includes(seat);
 }
 
+/* A place or card id in words: its name from the catalogue. */
+function placeName(v) {
+  return SF.tiles[v] || SF.districts[v] || (SF.cards[v] ? cardName(v) : String(v));
+}
+
+/* A choice's details in words, when its label spells them as data ("Order: move {...}"):
+   the same details, ids named (the choice itself is the label's; nothing is worked out). */
+function detailWords(v) {
+  if (typeof v === "string") return placeName(v);
+  if (Array.isArray(v)) return v.map(detailWords).join("; ");
+  if (v && typeof v === "object") {
+    if ("what" in v && "from" in v) {
+      return `${v.what} ${placeName(v.from)} → ${placeName(v.to)}${v.riders ? ` with ${v.riders} thug(s)` : ""}`;
+    }
+    if ("good" in v && "from" in v) return `${v.n} ${v.good} ${placeName(v.from)} → ${placeName(v.to)}`;
+    return Object.entries(v).map(([k, x]) => {
+      if (SF.tiles[k] || SF.districts[k]) return `${x} to ${placeName(k)}`;
+      const named = typeof x === "string" && x !== placeName(x); // a place or card: its name says it
+      return named || ["moves", "sales", "adds", "to"].includes(k) ? detailWords(x) : `${words(k)} ${detailWords(x)}`;
+    }).join(", ");
+  }
+  return String(v);
+}
+
+function choiceText(label, form) {
+  const at = label.indexOf(" {");
+  if (at < 0 || !form) return label;
+  const rest = Object.fromEntries(Object.entries(form).filter(([k]) => !["type", "order"].includes(k)));
+  return `${label.slice(0, at)}: ${detailWords(rest)}`;
+}
+
 function optionLabel(o) {
   return o.label || words(o.command || (o.send && o.send.type) || "move");
 }
@@ -289,14 +320,17 @@ function drawActions(state) {
       const labels = o.variant_labels || [];
       const buttons = forms.map((v, j) => {
         const lit = commandTargets(v).size ? " targeted" : "";
-        return `<button type="button" class="choice${lit}" data-option="${i}" data-variant="${j}" data-testid="choice"${busy ? " disabled" : ""}>${labelHtml(labels[j] || label)}</button>`;
+        const text = choiceText(labels[j] || label, v);
+        const at = text.indexOf(": ");
+        const shown = at < 0 ? esc(text) : esc(text.slice(at + 2)); // the group says the rest
+        return `<button type="button" class="choice${lit}" data-option="${i}" data-variant="${j}" data-testid="choice" title="${esc(text)}" aria-label="${esc(text)}"${busy ? " disabled" : ""}>${shown}</button>`;
       }).join("");
       return `<div class="option group" data-testid="option"><div class="group-head">${esc(label)}</div><div class="choices">${buttons}</div></div>`;
     }
     const sure = confirming === i ? ' <span class="detail">Click again to confirm</span>' : "";
     const danger = (o.command || (o.send && o.send.type)) === "resign" ? " danger" : " primary";
     const lit = commandTargets(o.send).size ? " targeted" : "";
-    return `<button type="button" class="option choice${danger}${lit}" data-option="${i}" data-variant="0" data-testid="option"${busy ? " disabled" : ""}>${labelHtml(label)}${sure}</button>`;
+    return `<button type="button" class="option choice${danger}${lit}" data-option="${i}" data-variant="0" data-testid="option"${busy ? " disabled" : ""}>${labelHtml(choiceText(label, o.send))}${sure}</button>`;
   }).join("");
   const ready = (state.may_complete || []).length
     ? `<p class="small" data-testid="may-complete">Jobs you may complete now: ${state.may_complete.map((j) => esc(cardName(j))).join(", ")}</p>` : "";

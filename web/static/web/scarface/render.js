@@ -19,7 +19,7 @@ function cardName(id) {
 
 function cardChip(id, extra = "") {
   const c = SF.cards[id] || {};
-  const stats = c.muscle !== undefined ? ` <span class="mi">${c.muscle}✊ ${c.influence}★</span>` : "";
+  const stats = c.muscle !== undefined ? ` <span class="mi" title="muscle ${c.muscle}, influence ${c.influence}">M${c.muscle} I${c.influence}</span>` : "";
   const tip = c.text || (c.skill ? `skill: ${c.skill}` : c.kind || "");
   return `<span class="card ${sfEsc(c.kind || "")}${extra}" data-card="${sfEsc(id)}" title="${sfEsc(tip)}">${sfEsc(cardName(id))}${stats}</span>`;
 }
@@ -99,13 +99,13 @@ function drawMap(state, targets, names) {
         (t.nightclub ? '<span class="biz">Nightclub</span>' : "");
       return `<div class="tile${lit}" data-tile="${sfEsc(t.id)}" data-testid="tile"${style}>
         <div class="tname">${sfEsc(t.name)}</div>
-        <div class="small">🛡 ${t.defence} · $${t.money}${sale ? ` · sells ${sfEsc(sale)}` : ""}</div>
+        <div class="small">def ${t.defence} · $${t.money}${sale ? ` · sells ${sfEsc(sale)}` : ""}</div>
         <div class="small">${owner ? `<b style="color:${gangColour(owner)}">${sfEsc(nameOfSeat(state, t.owner, names))}</b>` : '<span class="muted">free</span>'}${goods ? ` · ${sfEsc(goods)}` : ""}</div>
         ${biz ? `<div>${biz}</div>` : ""}
       </div>`;
     }).join("");
     const lit = targets.has(d.id) ? " lit" : "";
-    const cop = police.has(d.id) ? '<span class="cop" title="a police car">🚓 police</span>' : "";
+    const cop = police.has(d.id) ? '<span class="cop" title="a police car">police</span>' : "";
     return `<div class="district${lit}" data-district="${sfEsc(d.id)}" data-testid="district">
       <h4>${sfEsc(d.name)} <span class="muted small">${sfEsc(d.id)}</span> ${cop}</h4>
       <div class="pieces">${pieces(state, d.id, names)}</div>
@@ -140,6 +140,10 @@ function drawMarkets(state) {
 function drawPlan(state) {
   const el = document.getElementById("plan");
   if (!el) return;
+  if (state.over) {
+    el.innerHTML = '<div>Prohibition has ended: the game is over.</div>';
+    return;
+  }
   const p = (state.players || [])[state.seat] || {};
   const plan = state.plan || {};
   const used = new Set(plan.skills_used || []);
