@@ -46,7 +46,9 @@ def hidden_from(page, other: int, other_jobs: tuple[str, ...]) -> None:
     text = page.locator("#game").inner_text()
     for job in other_jobs:
         assert job_name(job) not in text, job
-    kept = page.evaluate(f"() => [doc.state.players[{other}].money, doc.state.players[{other}].jobs]")
+    kept = page.evaluate(
+        f"() => [doc.state.players[{other}].money, doc.state.players[{other}].jobs]"
+    )
     assert kept == [None, None]
 
 
@@ -98,7 +100,9 @@ def test_two_people_and_two_bots_play_scarface_on_its_own_page(new_page):
     alice.goto(f"/games/{table.id}")
     bob.goto(f"/games/{table.id}")
     expect(alice.get_by_test_id("scarface-table")).to_be_visible()
-    expect(alice.get_by_test_id("explain").get_by_test_id("rules-link")).to_have_attribute("href", "/games/scarface/rules")
+    expect(alice.get_by_test_id("explain").get_by_test_id("rules-link")).to_have_attribute(
+        "href", "/games/scarface/rules"
+    )
     expect(alice.get_by_test_id("status")).to_contain_text("Your move")
     expect(alice.get_by_test_id("district")).to_have_count(len(STANDIN.districts))
     expect(alice.get_by_test_id("tile")).to_have_count(len(STANDIN.tiles))
@@ -128,7 +132,7 @@ def test_two_people_and_two_bots_play_scarface_on_its_own_page(new_page):
     loop.locator("h4").click()  # three choices name it: all are pointed at
     focused = alice.locator("#actions button.focus")
     expect(focused).to_have_count(3)  # the Driver's car, its truck, the order moving a thug
-    driver = alice.locator("#actions button.focus[aria-label^=\"Use Driver's skill\"]")
+    driver = alice.locator('#actions button.focus[aria-label^="Use Driver\'s skill"]')
     expect(driver).to_have_count(2)
     driver.filter(has_text="car D7 to D1").click()
     expect(loop.locator('.piece[data-seat="0"]')).to_contain_text("1 car")

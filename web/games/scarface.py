@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from games.scarface.content import BOSS_NAMES, CONTENTS, CONTENT_VERSION, GANG_NAMES
+from games.scarface.content import BOSS_NAMES, CONTENT_VERSION, CONTENTS, GANG_NAMES
 
 
 @cache
