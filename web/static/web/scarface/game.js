@@ -274,7 +274,7 @@ function detailWords(v) {
 
 function choiceText(label, form) {
   const at = label.indexOf(" {");
-  if (at < 0 || !form) return label;
+  if (at < 0 || !form) return label.replace(/\b(D\d|n\d\d)\b/g, (id) => placeName(id));
   const rest = Object.fromEntries(Object.entries(form).filter(([k]) => !["type", "order"].includes(k)));
   return `${label.slice(0, at)}: ${detailWords(rest)}`;
 }
