@@ -318,12 +318,16 @@ function drawActions(state) {
     }
     if (forms && forms.length > 1) {
       const labels = o.variant_labels || [];
+      let said = label; // each run of choices with one headline ("Use Driver's skill") says it once
       const buttons = forms.map((v, j) => {
         const lit = commandTargets(v).size ? " targeted" : "";
         const text = choiceText(labels[j] || label, v);
         const at = text.indexOf(": ");
-        const shown = at < 0 ? esc(text) : esc(text.slice(at + 2)); // the group says the rest
-        return `<button type="button" class="choice${lit}" data-option="${i}" data-variant="${j}" data-testid="choice" title="${esc(text)}" aria-label="${esc(text)}"${busy ? " disabled" : ""}>${shown}</button>`;
+        const shown = at < 0 ? esc(text) : esc(text.slice(at + 2)); // the headline says the rest
+        const head = at < 0 ? null : text.slice(0, at);
+        const sub = head && head !== said && !label.toLowerCase().includes(head.toLowerCase()) ? `<div class="sub-head">${esc(head)}</div>` : "";
+        if (head) said = head;
+        return `${sub}<button type="button" class="choice${lit}" data-option="${i}" data-variant="${j}" data-testid="choice" title="${esc(text)}" aria-label="${esc(text)}"${busy ? " disabled" : ""}>${shown}</button>`;
       }).join("");
       return `<div class="option group" data-testid="option"><div class="group-head">${esc(label)}</div><div class="choices">${buttons}</div></div>`;
     }
