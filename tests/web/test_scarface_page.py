@@ -133,6 +133,7 @@ def test_two_people_and_two_bots_play_scarface_on_its_own_page(new_page):
     line = bob.get_by_test_id("out-of-turn")
     expect(line).to_contain_text("Out of turn you may: Complete Cops on the Payroll")
     expect(bob.get_by_test_id("may-complete")).to_contain_text("Cops on the Payroll")
+    doc_shot(bob, "scarface-table-out-of-turn")
     bob.get_by_test_id("actions").get_by_role("button", name="Complete Cops on the Payroll").click()
     expect(bob.locator("#game")).to_have_attribute("data-version", str(start.version + 2))
     expect(line).to_have_count(0)
