@@ -1,6 +1,9 @@
 """Out-of-turn play on the generic table page (G-8): a seat the game does not wait for sees
 "Out of turn you may ..." with its choices (here a Scarface 1920 job, rules 2, on the
-other seat's plan step), sends one, and the turn stays where it was."""
+other seat's plan step), sends one, and the turn stays where it was. Scarface 1920 has a
+page of its own now (tests/web/test_scarface_page.py does this there): here its pages are
+taken out of the web's registry, so its table gets the generic page, as a game with
+out-of-turn play and no pages would."""
 
 from __future__ import annotations
 
@@ -15,13 +18,15 @@ from tests.factories import UserFactory
 from tests.games.scarface.builders import dealt, give_jobs, player
 from tests.web.conftest import PHONE, shot
 from tests.web.test_play import sign_up
+from web.games import PAGES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SCARFACE = GAMES["scarface"]
 
 
-def test_a_seat_not_awaited_completes_a_job_from_the_out_of_turn_line(new_page):
+def test_a_seat_not_awaited_completes_a_job_from_the_out_of_turn_line(new_page, monkeypatch):
+    monkeypatch.delitem(PAGES, "scarface")  # the generic page, not the game's own
     bob = new_page("bob")
     bob.set_viewport_size(PHONE)
     sign_up(bob, "bob")
@@ -46,6 +51,7 @@ def test_a_seat_not_awaited_completes_a_job_from_the_out_of_turn_line(new_page):
     key = SCARFACE.status(before.state).step_key
 
     bob.goto(f"/games/{table.id}")
+    expect(bob.get_by_test_id("generic-table")).to_be_visible()
     line = bob.get_by_test_id("out-of-turn")
     expect(line).to_contain_text("Out of turn you may: Complete Cops on the Payroll")
     expect(line).to_contain_text("The turn stays with alice")

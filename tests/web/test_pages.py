@@ -128,6 +128,27 @@ def test_an_infamy_tables_pages_are_infamys(client, page):
 
 
 @pytest.mark.parametrize("page", ["", "/replay"])
+def test_a_scarface_tables_pages_are_scarfaces(client, page):
+    user = UserFactory(username="kate")
+    client.force_login(user)
+    table = Table.objects.create(created_by=user, seats=2, game="scarface")
+    response = client.get(f"/games/{table.id}{page}")
+    assert response.status_code == 200
+    assert [t.name for t in response.templates][0].startswith("web/scarface/")
+    html = response.content.decode()
+    scripts = re.findall(r'<script src="([^"]+)"', html)
+    own = [s for s in scripts[1:] if s not in TABLE_PAGE_SHARED]
+    assert all(s.startswith("/static/web/scarface/") for s in own) and own
+    assert 'href="/static/web/scarface/style.css"' in html
+    brand = re.search(r'<a class="brand"[^>]*>(.*?)</a>', html, re.S)
+    assert brand and brand.group(1).strip() == "Scarface 1920"
+    catalogue = json.loads(re.search(r'id="catalogue"[^>]*>(.*?)</script>', html, re.S).group(1))
+    assert catalogue["reconstructed"] and catalogue["content_version"].startswith("scarface/")
+    assert catalogue["districts"]["D1"] == "The Loop" and catalogue["tiles"]["n01"]
+    assert catalogue["cards"]["outfit-s5"]["name"] == "Driver"
+
+
+@pytest.mark.parametrize("page", ["", "/replay"])
 def test_no_such_table_is_a_clear_404_page(client, page):
     client.force_login(UserFactory(username="hank"))
     response = client.get(f"/games/{uuid.uuid4()}{page}")

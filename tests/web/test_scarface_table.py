@@ -1,6 +1,8 @@
-"""Scarface 1920 has no pages of its own: it is played in a real browser on the generic
-table page (web/table/), against a heuristic bot, from the first plan to "Prohibition Ends
-at Last", by its labelled legal options alone; the result panel is the engine's own."""
+"""Scarface 1920 is played in a real browser on its own page (web/scarface/; it was played
+on the generic table page before it had one), against a heuristic bot, from the first plan
+to "Prohibition Ends at Last", by its labelled legal options alone (the first choice each
+time); the result panel is the engine's own. tests/web/test_scarface_page.py tests what the
+page shows."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ SCARFACE = GAMES["scarface"]
 MAX_CLICKS = 600
 
 
-def test_scarface_is_played_to_the_end_on_the_generic_page(new_page):
+def test_scarface_is_played_to_the_end_on_its_own_page(new_page):
     page = new_page("alice")
     page.set_viewport_size(DESKTOP)
     sign_up(page, "alice", from_home=False)
@@ -33,11 +35,13 @@ def test_scarface_is_played_to_the_end_on_the_generic_page(new_page):
     expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
     table_id = page.url.rsplit("/", 1)[1]
     page.get_by_role("button", name="Start the game").click()
-    expect(page.get_by_test_id("generic-table")).to_be_visible()
-    expect(page.get_by_test_id("goal")).to_contain_text("Prohibition Chicago")
-    expect(page.get_by_test_id("rules-link")).to_have_attribute("href", "/games/scarface/rules")
+    expect(page.get_by_test_id("scarface-table")).to_be_visible()
+    explain = page.get_by_test_id("explain")
+    expect(explain).to_contain_text("Prohibition Chicago")
+    expect(explain.get_by_test_id("rules-link")).to_have_attribute("href", "/games/scarface/rules")
     status = page.get_by_test_id("status")
-    options = page.get_by_test_id("actions").get_by_test_id("option")
+    actions = page.get_by_test_id("actions")
+    options = actions.locator("button[data-testid=choice], button[data-testid=option]")
     clicks = 0
     while clicks < MAX_CLICKS:
         if game_load(game_id=table_id).state.over:
@@ -47,9 +51,7 @@ def test_scarface_is_played_to_the_end_on_the_generic_page(new_page):
             expect(status).to_contain_text("Your move")
             shot(page, "scarface-table-1280x800")
         version = int(page.locator("#game").get_attribute("data-version"))
-        first = options.first
-        send = first.locator("button[data-send-variant]")
-        (send if send.count() else first).click()
+        options.first.click()
         try:
             page.wait_for_function(
                 f"() => Number(document.querySelector('#game').dataset.version) > {version}",

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from web.games import family_business, infamy
+from web.games import family_business, infamy, scarface
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,12 @@ PAGES: dict[str, GamePages] = {
         title="Infamy",
         folder="infamy",
         catalogue=infamy.catalogue,
+    ),
+    "scarface": GamePages(
+        name="scarface",
+        title="Scarface 1920",
+        folder="scarface",
+        catalogue=scarface.catalogue,
     ),
 }
 
