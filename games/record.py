@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
-from events.models import CommandRecord
+from events.models import CommandRecord, StoredEvent
 from events.store import UNDONE, iso, read
 from games import reviews
+from games.core import Versions
 from games.models import Annotation, Table
 from games.registry import get_game
 from games.verify import FORMATS, RECORD_FORMAT
@@ -14,6 +16,19 @@ from games.verify import FORMATS, RECORD_FORMAT
 # Request metadata that is personal data: only staff exports carry it. It is not part of
 # what the hash chain covers, so a verifier never needs it.
 PRIVATE_METADATA = frozenset({"ip"})
+
+
+def played_under(game_id: uuid.UUID, game: str) -> Versions | None:
+    """The rules and content version a game is played under, as its first event recorded
+    them (None before it starts): what its pages name things by, never the newest."""
+    first = read(game_id, upto=1)
+    return first_played_under(game, first[0]) if first else None
+
+
+def first_played_under(game: str, first: StoredEvent) -> Versions:
+    definition = get_game(game)
+    started = definition.decode_event(event_data(first.type, first.payload, first.schema_version))
+    return definition.played_under(definition.evolve(definition.empty_state(), started))
 
 
 def event_data(event_type: str, payload: dict[str, Any], schema_version: int = 1) -> dict[str, Any]:
@@ -36,11 +51,7 @@ def game_export(table: Table, *, reveal_seed: bool = True, private: bool = False
         return data if private else {k: v for k, v in data.items() if k not in PRIVATE_METADATA}
 
     rows = read(table.id)
-    definition = get_game(table.game)
-    played = None  # the versions its first event recorded (none before the start)
-    if rows:
-        first = definition.decode_event(event_data(rows[0].type, rows[0].payload))
-        played = definition.played_under(definition.evolve(definition.empty_state(), first))
+    played = first_played_under(table.game, rows[0]) if rows else None
     return {
         "format": RECORD_FORMAT,
         "covers": list(FORMATS[RECORD_FORMAT]),  # what games.verify proves of this record

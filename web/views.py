@@ -30,6 +30,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from games import selectors
 from games.absence import abandon_after_checked
 from games.core import Game
+from games.record import played_under
 from games.registry import GAMES
 from web import sign_in
 from web.games import pages_for
@@ -161,7 +162,9 @@ def _table_page(request: HttpRequest, game_id: uuid.UUID, page: str) -> HttpResp
     }
     if pages is None:  # the generic table page: the game's view and legal options only
         return render(request, "web/table/game.html", context)
-    context |= {"catalogue": pages.catalogue(), "folder": pages.folder}
+    played = played_under(game_id, game)
+    catalogue = pages.catalogue(played.content if played else None)
+    context |= {"catalogue": catalogue, "folder": pages.folder}
     return render(request, pages.template(page), context)
 
 

@@ -236,3 +236,26 @@ def test_a_hosted_game_without_pages_is_replayed_with_the_generic_board(client, 
     assert 'data-testid="board"' in html and 'data-testid="unsupported-game"' not in html
     brand = re.search(r'<a class="brand"[^>]*>(.*?)</a>', html, re.S)
     assert brand and brand.group(1).strip() == registry.FAMILY_BUSINESS.title
+
+
+@pytest.mark.parametrize("content", ["infamy/standin-0", "infamy/standin-1"])
+@pytest.mark.parametrize("page", ["", "/replay"])
+def test_a_games_pages_name_things_by_the_content_it_was_started_under(client, page, content):
+    """A game keeps its content to its end, and so do its pages: a standin-0 game's page (a
+    game running since before the tuning, a replay reviewed years later) shows standin-0's
+    job values and scheme texts, not the newest's."""
+    from games.lobby import seat_add_bot, seat_join, table_create, table_start
+
+    user = UserFactory(username="lena")
+    client.force_login(user)
+    options = {"content_version": content}
+    table = table_create(created_by=user, game="infamy", seats=3, options=options)
+    seat_join(table_id=table.id, user=user, position=0)
+    for seat in (1, 2):
+        seat_add_bot(table_id=table.id, position=seat)
+    table_start(table_id=table.id)
+    html = client.get(f"/games/{table.id}{page}").content.decode()
+    catalogue = json.loads(re.search(r'id="catalogue"[^>]*>(.*?)</script>', html, re.S).group(1))
+    assert catalogue["content_version"] == content
+    j05 = next(j for j in catalogue["jobs"] if j["id"] == "j05")
+    assert (j05["infamy"], j05["rep"]) == ((3, 2) if content.endswith("-0") else (2, 1))

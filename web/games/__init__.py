@@ -20,7 +20,9 @@ class GamePages:
     name: str  # the game's registry name (games.core)
     title: str
     folder: str  # under templates/web/ and static/web/
-    catalogue: Callable[[], dict[str, Any]]  # public, fixed data the pages name things with
+    # public, fixed data the pages name things with, of a content version (the game's own,
+    # as its first event recorded it; None: the newest, for a table not started yet)
+    catalogue: Callable[[str | None], dict[str, Any]]
 
     def template(self, page: str) -> str:
         return f"web/{self.folder}/{page}.html"

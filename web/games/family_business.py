@@ -55,7 +55,8 @@ SHORT_TEXT: dict[str, str] = {
 
 
 @cache
-def catalogue() -> dict[str, Any]:
+def catalogue(content_version: str | None = None) -> dict[str, Any]:
+    """The same for every game: Family Business has one content (no stand-in data)."""
     return {
         "families": {f.id: f.name for f in FAMILIES},
         "mobsters": {

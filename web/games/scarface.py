@@ -11,8 +11,9 @@ from games.scarface.content import BOSS_NAMES, CONTENT_VERSION, CONTENTS, GANG_N
 
 
 @cache
-def catalogue() -> dict[str, Any]:
-    content = CONTENTS[CONTENT_VERSION]
+def catalogue(content_version: str | None = None) -> dict[str, Any]:
+    """The catalogue of the game's own content; the newest for a table not started yet."""
+    content = CONTENTS[content_version or CONTENT_VERSION]
     cards: dict[str, dict[str, Any]] = {}
     for c in content.gang_cards.values():
         cards[c.id] = {"name": c.name, "kind": "gang", "type": c.type, "muscle": c.muscle,
