@@ -109,3 +109,27 @@ def test_signing_in_ignores_a_stale_token_sent_along(anon) -> None:
     assert login.status_code == 200 and login.json()["token"]
     assert stale.get(f"{API}/auth/session").status_code == 200  # the session view too
     assert stale.get(f"{API}/auth/me").status_code == 401  # elsewhere the bad token counts
+
+
+def test_a_token_signs_in_its_user_by_either_keyword_and_nobody_else(anon, alice) -> None:
+    """The token's user comes from one statement of text (api.auth): the same user, the
+    token as ``request.auth`` (revoking deletes it), an inactive user or unknown key 401."""
+    from rest_framework.authtoken.models import Token
+
+    key = Token.objects.create(user=alice.user).key
+    for keyword in ("Token", "Bearer"):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"{keyword} {key}")
+        me = client.get(f"{API}/auth/me")
+        assert (me.status_code, me.json()["username"]) == (200, "alice")
+    unknown = APIClient()
+    unknown.credentials(HTTP_AUTHORIZATION=f"Token {'0' * 40}")
+    refused = unknown.get(f"{API}/auth/me")
+    assert (refused.status_code, refused.json()["code"]) == (401, "authentication_failed")
+    alice.user.is_active = False
+    alice.user.save(update_fields=["is_active"])
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    inactive = client.get(f"{API}/auth/me")
+    assert (inactive.status_code, inactive.json()["code"]) == (401, "authentication_failed")
+    assert "inactive" in inactive.json()["message"].lower()
