@@ -500,6 +500,9 @@ def main() -> None:
     )
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--no-check", action="store_true", help="skip the replay checks")
+    parser.add_argument(
+        "--repo", default=None, help="serve another checkout's code (a before/after pair)"
+    )
     args = parser.parse_args()
     levels = [int(x) for x in args.games.split(",") if x]
     paced = [int(x) for x in args.paced.split(",") if x]
@@ -510,6 +513,7 @@ def main() -> None:
         "DEBUG off, "
         f"CONN_MAX_AGE {connection.settings_dict['CONN_MAX_AGE']}; "
         f"tables of {args.seats} human seats; {args.seconds:g} s a phase"
+        f"{'; code of ' + args.repo if args.repo else ''}"
     )
     with connection.cursor() as cursor:
         cursor.execute(CREATE_BARE_TABLE)
@@ -531,7 +535,9 @@ def main() -> None:
         return stats
 
     with tempfile.TemporaryDirectory(prefix="fb-bench-api-") as tmp:
-        server = start_server(port, args.workers, args.threads, Path(tmp), args.server)
+        server = start_server(
+            port, args.workers, args.threads, Path(tmp), args.server, repo=args.repo
+        )
         base = f"http://127.0.0.1:{port}"
         try:
             for level in levels:

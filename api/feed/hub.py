@@ -4,7 +4,7 @@ One listener per process (``events.notify``) hears every append. For a stream th
 subscribers here, the hub reads what is new once (``Batch``: the events after the
 furthest-behind subscriber, and whether the game has finished) and hands that one batch to
 every subscriber of the stream; each then redacts it for its own viewer. A subscriber
-waits on an ``asyncio.Event``: no thread, no database connection.
+waits on a future of its own: no thread, no database connection.
 
 Announcements heard while a read is under way make the hub read again when it is done,
 so bursts cost one read each, not one per event. After the listener (re)connects, the
@@ -94,29 +94,49 @@ class Subscription:
         self._hub = hub
         self.stream_id = stream_id
         self.after = after
-        self._ready = asyncio.Event()
+        # set by a delivery or an interrupt until ``next`` takes it (an Event's semantics);
+        # a wait is one future and one timer: ``asyncio.wait_for`` on an Event made a task,
+        # two futures and a timer per wait, for each of thousands of subscribers per move
+        self._woken = False
+        self._waiter: asyncio.Future[None] | None = None
         self._batch: Batch | None = None
 
     def deliver(self, batch: Batch) -> None:
         self._batch = batch
-        self._ready.set()
+        self._wake()
 
     def interrupt(self) -> None:
         """Wake the waiter with no batch (the server is shedding its connection)."""
-        self._ready.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        self._woken = True
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
     async def next(self, timeout: float) -> Batch | None:
         """The next batch read for this stream, or None after ``timeout`` seconds (or when
         interrupted). Waiting starts this process's listener if it is not running."""
-        if not self._ready.is_set():
+        if not self._woken:
             self._hub.start()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._ready.wait(), timeout)
-        if not self._ready.is_set():
+            loop = asyncio.get_running_loop()
+            waiter = self._waiter = loop.create_future()
+            timer = loop.call_later(max(0.0, timeout), _time_up, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+        if not self._woken:
             return None
-        self._ready.clear()
+        self._woken = False
         batch, self._batch = self._batch, None
         return batch
+
+
+def _time_up(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 class _Stream:
