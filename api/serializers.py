@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django.db.models import Field
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -49,8 +50,28 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+class NoNulValidator(RegexValidator):
+    """Django's refusal of NUL characters (PostgreSQL's text cannot hold one), as a pattern
+    the schema shows: a fuzzer (or a client generated from the schema) then knows such a
+    string is not valid, instead of finding a schema-valid request refused with 400."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            r"^[^\x00]*$",
+            message=ProhibitNullCharactersValidator.message,
+            code=ProhibitNullCharactersValidator.code,
+        )
+
+
 class StrictCharField(serializers.CharField):
     default_error_messages = {"invalid": "A string is required."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.validators = [
+            NoNulValidator() if isinstance(v, ProhibitNullCharactersValidator) else v
+            for v in self.validators
+        ]
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):

@@ -11,7 +11,6 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from django.core.validators import ProhibitNullCharactersValidator
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -19,6 +18,7 @@ from rest_framework.response import Response
 
 from api.base import ApiView
 from api.serializers import (
+    NoNulValidator,
     QuerySerializer,
     Serializer,
     StrictBooleanField,
@@ -67,9 +67,7 @@ class WebhookUrlField(StrictCharField):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_length=2000, allow_blank=True, **kwargs)
-        self.validators = [
-            v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
-        ]
+        self.validators = [v for v in self.validators if not isinstance(v, NoNulValidator)]
 
 
 class SubscriptionCreateSerializer(StrictSerializer):
