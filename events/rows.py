@@ -4,9 +4,9 @@ The ORM compiles a queryset each time it runs: about 0.6 ms of CPU for a one-row
 on this project's machine, against 0.1 ms for the same statement sent as text and the
 row turned into the model by ``Model.from_db`` (``bench.api_load``'s profile, issue 30).
 A command or a state read makes two or three such lookups (the token's user, the table's
-open takeback request, a seat's sealed pass), so the ORM's compiling was a fifth of what
-a command cost the server. The instances are the ORM's own (``from_db``): whatever reads
-them afterwards cannot tell the difference.
+open takeback request, a seat's sealed pass), so the ORM's compiling was about a third of
+what a command or a read cost the server (in-process CPU, docs/benchmarks.md). The
+instances are the ORM's own (``from_db``): whatever reads them afterwards cannot tell.
 """
 
 from __future__ import annotations

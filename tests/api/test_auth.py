@@ -112,8 +112,8 @@ def test_signing_in_ignores_a_stale_token_sent_along(anon) -> None:
 
 
 def test_a_token_signs_in_its_user_by_either_keyword_and_nobody_else(anon, alice) -> None:
-    """The token's user comes from one statement of text (api.auth): the same user, the
-    token as ``request.auth`` (revoking deletes it), an inactive user or unknown key 401."""
+    """The token's user comes from one statement of text (api.auth): the same user by
+    either keyword; an unknown key or an inactive user's token is 401."""
     from rest_framework.authtoken.models import Token
 
     key = Token.objects.create(user=alice.user).key
