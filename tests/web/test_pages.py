@@ -86,6 +86,7 @@ TABLE_PAGE_SHARED = {
     "/static/web/page.js",
     "/static/web/alerts.js",
     "/static/web/outcome.js",
+    "/static/web/table_play.js",  # reading, following and sending, from the generic page
     "/static/web/state_board.js",
     "/static/web/replay.js",
 }
