@@ -7,7 +7,8 @@
    /games/{id}/events pages (`loadLog`), then long-polls (`follow`) whose new events go to
    the log and trigger a fresh state read. Moves: POST /games/{id}/commands with an
    Idempotency-Key and the document's version (`send`); a 409 or 422 reads the game again.
-   Also the words and names every such page shows. */
+   Also what every such page draws alike: the words and seat names, the status line (whose
+   move, a ruling, an absence), the turn clock, an option's label, acting out of turn. */
 "use strict";
 
 const CFG = JSON.parse(document.getElementById("config").textContent);
@@ -125,4 +126,52 @@ function words(key) {
 
 function nameOf(seat) {
   return tableSeatNamer(doc)(seat);
+}
+
+/* --- what such pages draw alike ------------------------------------------------------- */
+
+function drawStatus(state) {
+  const el = document.getElementById("status");
+  const seat = me();
+  const waiting = state.awaiting || [];
+  let html;
+  if (state.over) {
+    const mine = (state.winners || []).includes(seat) ? " You win!" : "";
+    html = `<b>Game over.</b> ${state.outcome ? esc(state.outcome.summary) : ""}${mine}`;
+  } else if (waiting.includes(seat)) {
+    const others = waiting.filter((s) => s !== seat).map(nameOf);
+    html = `<b>Your move.</b>${others.length ? ` Also waiting for ${esc(others.join(", "))}.` : ""}`;
+  } else if (waiting.length) {
+    const may = outOfTurn(state) && (state.legal || []).length ? " You may act out of turn (see your options)." : "";
+    html = `Waiting for ${esc(waiting.map(nameOf).join(", "))}…${may}`;
+  } else {
+    html = "…";
+  }
+  el.innerHTML = html + rulingLine(doc.table, nameOf, GAME) + absenceLine(doc, nameOf, GAME);
+}
+
+function drawClock(state) {
+  const el = document.getElementById("turn-clock");
+  const deadline = state.over ? null : doc.turn_deadline;
+  el.hidden = !deadline;
+  if (deadline) {
+    el.dataset.deadline = deadline;
+    el.dataset.label = "left for this move";
+  }
+}
+
+/* The label "Bid 3 for the prize worth 4: the single highest bid wins it" as a headline and
+   its detail. */
+function labelHtml(text) {
+  const at = text.indexOf(": ");
+  if (at < 0) return `<span class="head">${esc(text)}</span>`;
+  return `<span class="head">${esc(text.slice(0, at))}</span><span class="detail">${esc(text.slice(at + 2))}</span>`;
+}
+
+/* Whether the viewer's seat may act now without being awaited (the document's
+   `out_of_turn`: a game's unprompted play, such as a job on another seat's turn). */
+function outOfTurn(state) {
+  const seat = me();
+  return typeof seat === "number" && !state.over && (doc.out_of_turn || []).includes(seat) &&
+    !(state.awaiting || []).includes(seat);
 }

@@ -85,52 +85,6 @@ function draw() {
   if (typeof alertsFollow === "function") alertsFollow(doc); // alerts.js: title, tone, notification
 }
 
-function drawStatus(state) {
-  const el = document.getElementById("status");
-  const seat = me();
-  const waiting = state.awaiting || [];
-  let html;
-  if (state.over) {
-    const mine = (state.winners || []).includes(seat) ? " You win!" : "";
-    html = `<b>Game over.</b> ${state.outcome ? esc(state.outcome.summary) : ""}${mine}`;
-  } else if (waiting.includes(seat)) {
-    const others = waiting.filter((s) => s !== seat).map(nameOf);
-    html = `<b>Your move.</b>${others.length ? ` Also waiting for ${esc(others.join(", "))}.` : ""}`;
-  } else if (waiting.length) {
-    const may = outOfTurn(state) && (state.legal || []).length ? " You may act out of turn (see your options)." : "";
-    html = `Waiting for ${esc(waiting.map(nameOf).join(", "))}…${may}`;
-  } else {
-    html = "…";
-  }
-  el.innerHTML = html + rulingLine(doc.table, nameOf, GAME) + absenceLine(doc, nameOf, GAME);
-}
-
-function drawClock(state) {
-  const el = document.getElementById("turn-clock");
-  const deadline = state.over ? null : doc.turn_deadline;
-  el.hidden = !deadline;
-  if (deadline) {
-    el.dataset.deadline = deadline;
-    el.dataset.label = "left for this move";
-  }
-}
-
-/* The label "Bid 3 for the prize worth 4: the single highest bid wins it" as a headline and
-   its detail. */
-function labelHtml(text) {
-  const at = text.indexOf(": ");
-  if (at < 0) return `<span class="head">${esc(text)}</span>`;
-  return `<span class="head">${esc(text.slice(0, at))}</span><span class="detail">${esc(text.slice(at + 2))}</span>`;
-}
-
-/* Whether the viewer's seat may act now without being awaited (the document's
-   `out_of_turn`: a game's unprompted play, such as a job on another seat's turn). */
-function outOfTurn(state) {
-  const seat = me();
-  return typeof seat === "number" && !state.over && (doc.out_of_turn || []).includes(seat) &&
-    !(state.awaiting || []).includes(seat);
-}
-
 /* A place or card id in words: its name from the catalogue. */
 function placeName(v) {
   return SF.tiles[v] || SF.districts[v] || (SF.cards[v] ? cardName(v) : String(v));
